@@ -1,0 +1,491 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Attaching continuations to operation requests.
+ *
+ * Completion reaches us through the request's completion callback.  Open MPI
+ * 4.1's ompi_request_set_callback races registration against completion (the
+ * callback can run twice or never), so we install the callback ourselves and
+ * make every path that may observe the completion -- the callback, a check
+ * right after installing it, and the watcher in the progress loop -- race on
+ * one compare-and-swap of the operation's state.  Exactly one wins.
+ *
+ * Persistent operations additionally get their req_start and req_free
+ * replaced by wrappers: MPI_Start re-arms a persistent continuation, and
+ * MPI_Request_free detaches the operation from it.
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "mpiext_continue_internal.h"
+
+static int op_complete_cb(ompi_request_t *req);
+static int op_start_wrapper(size_t count, ompi_request_t **reqs);
+static int op_free_wrapper(ompi_request_t **rptr);
+
+/* Global lock held. */
+static ompix_cont_op_t *op_lookup(ompi_request_t *req)
+{
+    void *value = NULL;
+
+    if (OPAL_SUCCESS != opal_hash_table_get_value_ptr(&ompix_cont_global.persistent,
+                                                      &req, sizeof(req), &value)) {
+        return NULL;
+    }
+    return (ompix_cont_op_t *) value;
+}
+
+/* Global lock held. */
+static void op_hook(ompix_cont_op_t *op)
+{
+    ompi_request_t *req = op->req;
+
+    op->orig_start = req->req_start;
+    op->orig_free = req->req_free;
+    req->req_start = op_start_wrapper;
+    req->req_free = op_free_wrapper;
+    opal_hash_table_set_value_ptr(&ompix_cont_global.persistent, &req, sizeof(req), op);
+    op->hooked = true;
+}
+
+/* Global lock held.  Gives the request back its own start and free, so the
+ * layer that owns it may recycle or replace it. */
+static void op_unhook(ompix_cont_op_t *op)
+{
+    ompi_request_t *req = op->req;
+
+    if (!op->hooked) {
+        return;
+    }
+    req->req_start = op->orig_start;
+    req->req_free = op->orig_free;
+    opal_hash_table_remove_value_ptr(&ompix_cont_global.persistent, &req, sizeof(req));
+    op->hooked = false;
+}
+
+/* Global lock held.  Queues a continuation whose round is complete. */
+static void cont_fire_locked(ompix_cont_t *cont)
+{
+    cont->armed = false;
+    for (int i = 0; i < cont->num_ops; ++i) {
+        ompix_cont_op_t *op = &cont->ops[i];
+        if (OMPIX_OP_DONE != op->state) {
+            continue;
+        }
+        op->needs_run = true;
+        if (cont->persistent && op->hooked) {
+            /* The next round needs this op to complete again. */
+            op->state = OMPIX_OP_IDLE;
+        }
+    }
+    if (cont->persistent) {
+        cont->pending = cont->attached;
+    }
+    cont->runs_due++;
+    if (!cont->queued) {
+        cont->queued = true;
+        opal_list_append(&cont->creq->ready, &cont->super.super);
+    }
+    OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, 1);
+}
+
+static void cont_fire(ompix_cont_t *cont)
+{
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    cont_fire_locked(cont);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+}
+
+/* Accounts for one completed operation; only the first caller per round
+ * gets past the compare-and-swap. */
+void ompix_cont_op_done(ompix_cont_op_t *op)
+{
+    int32_t expected = OMPIX_OP_ARMED;
+    ompix_cont_t *cont = op->cont;
+    ompi_request_t *req = op->req;
+
+    if (!opal_atomic_compare_exchange_strong_32(&op->state, &expected, OMPIX_OP_DONE)) {
+        return;
+    }
+    if (op->watched) {
+        ompix_cont_watch_remove(op);
+    }
+    /* Generalized requests get their status from the query function, which
+     * runs at the top level before the callback (see ompix_cont_run). */
+    if (OMPI_REQUEST_GEN != req->req_type) {
+        if (NULL != cont->statuses) {
+            cont->statuses[op->index] = req->req_status;
+        }
+        if (MPI_SUCCESS != req->req_status.MPI_ERROR) {
+            cont->failed = true;
+        }
+    }
+    if (0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -1)) {
+        cont_fire(cont);
+    }
+}
+
+static int op_complete_cb(ompi_request_t *req)
+{
+    ompix_cont_op_t *op = (ompix_cont_op_t *) req->req_complete_cb_data;
+    int rc = 0;
+
+    if (NULL != op->chained_cb) {
+        req->req_complete_cb_data = op->chained_cb_data;
+        rc = op->chained_cb(req);
+    }
+    ompix_cont_op_done(op);
+    return rc;
+}
+
+/* Makes the operation's completion reach ompix_cont_op_done exactly once. */
+static void op_arm(ompix_cont_op_t *op)
+{
+    ompi_request_t *req = op->req;
+
+    op->state = OMPIX_OP_ARMED;
+    if (REQUEST_COMPLETE(req)) {
+        /* Nothing to install: shared static requests (MPI_PROC_NULL) must
+         * never carry our callback. */
+        ompix_cont_op_done(op);
+        return;
+    }
+    op->chained_cb = req->req_complete_cb;
+    op->chained_cb_data = req->req_complete_cb_data;
+    req->req_complete_cb_data = op;
+    opal_atomic_wmb();
+    req->req_complete_cb = op_complete_cb;
+    opal_atomic_mb();
+    if (REQUEST_COMPLETE(req)) {
+        ompix_cont_op_done(op);
+    } else if (opal_using_threads()) {
+        /* Another thread may have read the old callback just before we
+         * stored ours and be about to mark the request complete. */
+        ompix_cont_watch_add(op);
+    }
+}
+
+/* Global lock held. */
+static bool cont_unused_locked(const ompix_cont_t *cont)
+{
+    return 0 == cont->attached && !cont->armed && !cont->queued && !cont->running;
+}
+
+/* Global lock held.  Returns true when the op still counted toward the
+ * current round, i.e. the caller must decrement cont->pending. */
+static bool op_detach_locked(ompix_cont_op_t *op)
+{
+    ompi_request_t *req = op->req;
+    int32_t prev = opal_atomic_swap_32(&op->state, OMPIX_OP_DETACHED);
+
+    if (op->hooked) {
+        op_unhook(op);
+        op->cont->attached--;
+    }
+    if (OMPIX_OP_ARMED == prev && op_complete_cb == req->req_complete_cb) {
+        req->req_complete_cb = op->chained_cb;
+        req->req_complete_cb_data = op->chained_cb_data;
+    }
+    if (op->watched) {
+        opal_list_remove_item(&ompix_cont_global.watch, &op->super);
+        op->watched = false;
+        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
+    }
+    op->needs_run = false;
+    return OMPIX_OP_ARMED == prev || OMPIX_OP_IDLE == prev;
+}
+
+/* Detaches an operation from its continuation ("or been freed"): the
+ * continuation no longer waits for it. */
+void ompix_cont_op_detach(ompix_cont_op_t *op)
+{
+    ompix_cont_t *cont = op->cont;
+    bool counted, unused;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    counted = op_detach_locked(op);
+    if (counted && 0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -1) && cont->armed) {
+        cont_fire_locked(cont);
+    }
+    unused = cont_unused_locked(cont);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (unused) {
+        ompix_cont_release(cont);
+    }
+}
+
+static int op_start_wrapper(size_t count, ompi_request_t **reqs)
+{
+    for (size_t i = 0; i < count; ++i) {
+        ompix_cont_op_t *op;
+        ompi_request_start_fn_t start;
+        bool rearm;
+        int rc;
+
+        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+        op = op_lookup(reqs[i]);
+        if (NULL == op) {
+            OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+            return OMPI_ERR_BAD_PARAM;
+        }
+        start = op->orig_start;
+        rearm = op->cont->persistent;
+        if (rearm) {
+            op_unhook(op);
+            if (!op->cont->armed) {
+                op->cont->armed = true;
+                ompix_cont_request_activate(op->cont->creq);
+            }
+            OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        } else {
+            /* A non-persistent continuation already had its round. */
+            OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+            ompix_cont_op_detach(op);
+        }
+
+        rc = start(1, &reqs[i]);
+        if (!rearm) {
+            if (OMPI_SUCCESS != rc) {
+                return rc;
+            }
+            continue;
+        }
+        /* The start may have handed back a different request object. */
+        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+        op->req = reqs[i];
+        op_hook(op);
+        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+        op_arm(op);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int op_free_wrapper(ompi_request_t **rptr)
+{
+    ompi_request_free_fn_t free_fn;
+    ompix_cont_op_t *op;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    op = op_lookup(*rptr);
+    if (NULL == op) {
+        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        return OMPI_ERR_BAD_PARAM;
+    }
+    free_fn = op->orig_free;
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+
+    ompix_cont_op_detach(op);
+    return free_fn(rptr);
+}
+
+/* Validates one operation request before anything is attached. */
+int ompix_cont_check_op(ompi_request_t *req, bool persistent_cont,
+                        ompix_cont_request_t *creq)
+{
+    if (NULL == req) {
+        return MPI_ERR_REQUEST;
+    }
+    if (MPI_REQUEST_NULL == req) {
+        return OMPI_SUCCESS;
+    }
+    if (&creq->super == req) {
+        return MPI_ERR_REQUEST;
+    }
+    if (op_complete_cb == req->req_complete_cb && !REQUEST_COMPLETE(req)) {
+        return MPI_ERR_REQUEST;      /* already has a continuation */
+    }
+    if (req->req_persistent) {
+        bool inactive = OMPI_REQUEST_INACTIVE == req->req_state;
+        bool hooked = op_start_wrapper == req->req_start;
+        if (hooked && !inactive) {
+            return MPI_ERR_REQUEST;  /* active, with a continuation */
+        }
+        if (inactive && !persistent_cont) {
+            return MPI_ERR_REQUEST;  /* nothing to wait for */
+        }
+        if (inactive && ompix_cont_is_request(req)) {
+            return MPI_ERR_REQUEST;  /* started only by registrations */
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+static ompix_cont_t *cont_alloc(int count)
+{
+    opal_free_list_item_t *item = opal_free_list_get(&ompix_cont_global.conts);
+    ompix_cont_t *cont = (ompix_cont_t *) item;
+
+    if (NULL == cont) {
+        return NULL;
+    }
+    cont->ops = cont->inline_ops;
+    if (count > OMPIX_CONT_INLINE_OPS) {
+        cont->ops = calloc((size_t) count, sizeof(*cont->ops));
+        if (NULL == cont->ops) {
+            opal_free_list_return(&ompix_cont_global.conts, item);
+            return NULL;
+        }
+        for (int i = 0; i < count; ++i) {
+            OBJ_CONSTRUCT(&cont->ops[i], ompix_cont_op_t);
+        }
+    }
+    return cont;
+}
+
+void ompix_cont_release(ompix_cont_t *cont)
+{
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    for (int i = 0; i < cont->num_ops; ++i) {
+        if (OMPIX_OP_DETACHED != cont->ops[i].state || cont->ops[i].watched) {
+            op_detach_locked(&cont->ops[i]);
+        }
+    }
+    cont->creq->num_conts--;
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+
+    if (cont->ops != cont->inline_ops) {
+        for (int i = 0; i < cont->num_ops; ++i) {
+            OBJ_DESTRUCT(&cont->ops[i]);
+        }
+        free(cont->ops);
+    }
+    cont->ops = cont->inline_ops;
+    opal_free_list_return(&ompix_cont_global.conts, &cont->super);
+}
+
+/* Runs a continuation inside the registering call (MPIX_CONT_IMMEDIATE). */
+static void cont_run_now(ompix_cont_t *cont)
+{
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    cont->pending = 0;
+    cont_fire_locked(cont);
+    opal_list_remove_item(&cont->creq->ready, &cont->super.super);
+    cont->queued = false;
+    cont->runs_due--;
+    cont->running = true;
+    OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, -1);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    ompix_cont_run(cont);
+}
+
+int ompix_cont_register(ompix_cont_request_t *creq, int count,
+                        ompi_request_t **reqs, MPIX_Continue_cb_function *cb,
+                        void *cb_data, int flags, MPI_Status *statuses)
+{
+    bool persistent = 0 != (flags & MPIX_CONT_PERSISTENT);
+    bool any_active = false;
+    ompix_cont_t *cont = cont_alloc(count);
+    int n = 0;
+
+    if (NULL == cont) {
+        return MPI_ERR_NO_MEM;
+    }
+    cont->creq = creq;
+    cont->cb = cb;
+    cont->cb_data = cb_data;
+    cont->statuses = statuses;
+    cont->persistent = persistent;
+    cont->attached = 0;
+    cont->runs_due = 0;
+    cont->armed = cont->queued = cont->running = cont->failed = false;
+
+    /* The guard (+1) keeps the continuation from firing while we attach. */
+    for (int i = 0; i < count; ++i) {
+        if (MPI_REQUEST_NULL != reqs[i]) {
+            n++;
+        } else if (NULL != statuses) {
+            statuses[i] = ompi_status_empty;
+        }
+    }
+    cont->num_ops = n;
+    cont->pending = n + 1;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    creq->num_conts++;
+    n = 0;
+    for (int i = 0; i < count; ++i) {
+        ompix_cont_op_t *op, *prev;
+        if (MPI_REQUEST_NULL == reqs[i]) {
+            continue;
+        }
+        op = &cont->ops[n++];
+        op->req = reqs[i];
+        op->cont = cont;
+        op->index = i;
+        op->persistent = reqs[i]->req_persistent;
+        op->hooked = op->watched = op->needs_run = false;
+        op->chained_cb = NULL;
+        op->chained_cb_data = NULL;
+        op->state = OMPIX_OP_IDLE;
+        if (op->persistent) {
+            prev = op_lookup(reqs[i]);
+            if (NULL != prev) {
+                /* Replacing the continuation of an inactive request. */
+                OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+                ompix_cont_op_detach(prev);
+                OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+            }
+            op_hook(op);
+            cont->attached++;
+            any_active |= OMPI_REQUEST_INACTIVE != reqs[i]->req_state;
+        } else {
+            any_active = true;
+        }
+    }
+    if (any_active || !persistent) {
+        cont->armed = true;
+        ompix_cont_request_activate(creq);
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+
+    for (int i = 0; i < n; ++i) {
+        ompix_cont_op_t *op = &cont->ops[i];
+        if (!op->persistent) {
+            reqs[op->index] = MPI_REQUEST_NULL;
+        } else if (OMPI_REQUEST_INACTIVE == op->req->req_state) {
+            continue;            /* armed by its next MPI_Start */
+        }
+        op_arm(op);
+    }
+
+    if (1 == cont->pending && (flags & MPIX_CONT_IMMEDIATE)
+        && !creq->enqueue_complete && !creq->poll_only) {
+        cont_run_now(cont);
+        return OMPI_SUCCESS;
+    }
+    if (0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -1)) {
+        cont_fire(cont);
+    }
+    return OMPI_SUCCESS;
+}
+
+static void cont_op_construct(ompix_cont_op_t *op)
+{
+    op->state = OMPIX_OP_DETACHED;
+    op->hooked = op->watched = op->needs_run = false;
+}
+
+OBJ_CLASS_INSTANCE(ompix_cont_op_t, opal_list_item_t, cont_op_construct, NULL);
+
+static void cont_construct(ompix_cont_t *cont)
+{
+    for (int i = 0; i < OMPIX_CONT_INLINE_OPS; ++i) {
+        OBJ_CONSTRUCT(&cont->inline_ops[i], ompix_cont_op_t);
+    }
+    cont->ops = cont->inline_ops;
+    cont->num_ops = 0;
+}
+
+static void cont_destruct(ompix_cont_t *cont)
+{
+    for (int i = 0; i < OMPIX_CONT_INLINE_OPS; ++i) {
+        OBJ_DESTRUCT(&cont->inline_ops[i]);
+    }
+}
+
+OBJ_CLASS_INSTANCE(ompix_cont_t, opal_free_list_item_t, cont_construct, cont_destruct);

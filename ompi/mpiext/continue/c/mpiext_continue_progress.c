@@ -1,0 +1,287 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Running continuations: the process-wide state, the opal progress callback
+ * that drains ready continuations, and the missed-callback watcher.
+ *
+ * Callbacks always run at the top level of an MPI call made by an
+ * application thread (Open MPI 4.1 has no progress threads), never inside a
+ * request completion callback and never with an ompix lock held, so they may
+ * call MPI and register new continuations.
+ */
+
+#include "ompi_config.h"
+
+#include <pthread.h>
+
+#include "opal/runtime/opal_progress.h"
+#include "opal/util/output.h"
+#include "ompi/request/grequest.h"
+
+#include "mpiext_continue_internal.h"
+
+ompix_cont_global_t ompix_cont_global = { .initialized = false };
+
+/* Continuations run from opal_progress are not drained again by a nested
+ * progress call inside a callback: that would recurse without bound. */
+static __thread int progress_depth = 0;
+
+/* Most continuations one progress call runs, so that a flood of ready
+ * continuations does not starve the rest of the progress engine. */
+#define OMPIX_CONT_PROGRESS_BATCH 64
+
+/* Most watched operations checked per progress call. */
+#define OMPIX_CONT_WATCH_BATCH 8
+
+/* Global lock held.  Takes the first continuation of creq that is not
+ * already running on another thread. */
+static ompix_cont_t *pop_locked(ompix_cont_request_t *creq)
+{
+    ompix_cont_t *cont;
+
+    OPAL_LIST_FOREACH(cont, &creq->ready, ompix_cont_t) {
+        if (cont->running) {
+            continue;
+        }
+        if (0 == --cont->runs_due) {
+            opal_list_remove_item(&creq->ready, &cont->super.super);
+            cont->queued = false;
+        }
+        cont->running = true;
+        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, -1);
+        return cont;
+    }
+    return NULL;
+}
+
+/* Runs up to max (0: all) ready continuations of one continuation request,
+ * or, with creq NULL, of every request not reserved for polling. */
+int ompix_cont_drain(ompix_cont_request_t *creq, int max)
+{
+    int n = 0;
+
+    while (0 != ompix_cont_global.num_ready && (max <= 0 || n < max)) {
+        ompix_cont_t *cont = NULL;
+
+        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+        if (NULL != creq) {
+            cont = pop_locked(creq);
+        } else {
+            opal_list_item_t *item;
+            OPAL_LIST_FOREACH(item, &ompix_cont_global.creqs, opal_list_item_t) {
+                ompix_cont_request_t *c = (ompix_cont_request_t *)
+                    ((char *) item - offsetof(ompix_cont_request_t, live));
+                if (c->poll_only || c == ompix_cont_polled) {
+                    continue;
+                }
+                cont = pop_locked(c);
+                if (NULL != cont) {
+                    break;
+                }
+            }
+        }
+        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        if (NULL == cont) {
+            break;
+        }
+        ompix_cont_run(cont);
+        n++;
+    }
+    return n;
+}
+
+/* Completes the operations of one round before the callback sees them:
+ * status queries of generalized requests, freeing taken-over requests,
+ * making persistent requests inactive so the callback may restart them. */
+static bool run_ops(ompix_cont_t *cont)
+{
+    bool failed = cont->failed;
+
+    for (int i = 0; i < cont->num_ops; ++i) {
+        ompix_cont_op_t *op = &cont->ops[i];
+        ompi_request_t *req = op->req;
+
+        if (!op->needs_run) {
+            continue;
+        }
+        op->needs_run = false;
+        if (OMPI_REQUEST_GEN == req->req_type) {
+            ompi_grequest_invoke_query(req, &req->req_status);
+            if (NULL != cont->statuses) {
+                cont->statuses[op->index] = req->req_status;
+            }
+            failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
+        }
+        if (!op->persistent) {
+            op->state = OMPIX_OP_DETACHED;
+            ompi_request_free(&req);
+            continue;
+        }
+        if (!cont->persistent) {
+            ompix_cont_op_detach(op);
+        }
+        if (OMPI_REQUEST_ACTIVE == req->req_state && REQUEST_COMPLETE(req)) {
+            req->req_state = OMPI_REQUEST_INACTIVE;
+        }
+    }
+    cont->failed = false;
+    return failed;
+}
+
+void ompix_cont_run(ompix_cont_t *cont)
+{
+    ompix_cont_request_t *creq = cont->creq;
+    bool failed = run_ops(cont);
+    bool unused;
+
+    cont->cb(cont->statuses, cont->cb_data);
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    cont->running = false;
+    unused = 0 == cont->attached && !cont->armed && !cont->queued;
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    /* Release before completing the continuation request: a thread woken
+     * by that completion may free it at once. */
+    if (unused) {
+        ompix_cont_release(cont);
+    }
+    ompix_cont_request_deactivate(creq, failed);
+}
+
+void ompix_cont_watch_add(ompix_cont_op_t *op)
+{
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    if (OMPIX_OP_ARMED == op->state && !op->watched) {
+        opal_list_append(&ompix_cont_global.watch, &op->super);
+        op->watched = true;
+        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, 1);
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+}
+
+void ompix_cont_watch_remove(ompix_cont_op_t *op)
+{
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    if (op->watched) {
+        opal_list_remove_item(&ompix_cont_global.watch, &op->super);
+        op->watched = false;
+        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+}
+
+/* Looks at a few watched operations, round robin: a request that is
+ * complete while our operation is still armed lost its callback. */
+static int watch_scan(void)
+{
+    ompix_cont_op_t *missed[OMPIX_CONT_WATCH_BATCH];
+    int n = 0;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    for (int i = 0; i < OMPIX_CONT_WATCH_BATCH; ++i) {
+        ompix_cont_op_t *op = (ompix_cont_op_t *) opal_list_remove_first(&ompix_cont_global.watch);
+        if (NULL == op) {
+            break;
+        }
+        if (OMPIX_OP_ARMED == op->state && !REQUEST_COMPLETE(op->req)) {
+            opal_list_append(&ompix_cont_global.watch, &op->super);
+            continue;
+        }
+        op->watched = false;
+        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
+        if (OMPIX_OP_ARMED == op->state) {
+            missed[n++] = op;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+
+    for (int i = 0; i < n; ++i) {
+        ompix_cont_op_done(missed[i]);
+    }
+    return n;
+}
+
+static int cont_progress(void)
+{
+    int n = 0;
+
+    if (0 != ompix_cont_global.num_watched) {
+        n += watch_scan();
+    }
+    if (0 != ompix_cont_global.num_ready && 0 == progress_depth) {
+        progress_depth++;
+        n += ompix_cont_drain(NULL, OMPIX_CONT_PROGRESS_BATCH);
+        progress_depth--;
+    }
+    return n;
+}
+
+/* MPI_Finalize deletes the attributes of MPI_COMM_SELF first: the one place
+ * both builds can run our cleanup while MPI is still usable. */
+static int cont_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+    (void) comm;
+    (void) value;
+    (void) extra;
+    opal_progress_unregister(cont_progress);
+    ompix_cont_wait_uninstall();
+    PMPI_Comm_free_keyval(&keyval);
+    OBJ_DESTRUCT(&ompix_cont_global.conts);
+    OBJ_DESTRUCT(&ompix_cont_global.persistent);
+    OBJ_DESTRUCT(&ompix_cont_global.watch);
+    OBJ_DESTRUCT(&ompix_cont_global.creqs);
+    OBJ_DESTRUCT(&ompix_cont_global.lock);
+    ompix_cont_global.initialized = false;
+    return MPI_SUCCESS;
+}
+
+static int global_setup(void)
+{
+    int rc, keyval;
+
+    OBJ_CONSTRUCT(&ompix_cont_global.lock, opal_mutex_t);
+    OBJ_CONSTRUCT(&ompix_cont_global.creqs, opal_list_t);
+    OBJ_CONSTRUCT(&ompix_cont_global.watch, opal_list_t);
+    OBJ_CONSTRUCT(&ompix_cont_global.persistent, opal_hash_table_t);
+    OBJ_CONSTRUCT(&ompix_cont_global.conts, opal_free_list_t);
+    ompix_cont_global.num_ready = 0;
+    ompix_cont_global.num_watched = 0;
+
+    rc = opal_hash_table_init(&ompix_cont_global.persistent, 64);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    rc = opal_free_list_init(&ompix_cont_global.conts, sizeof(ompix_cont_t),
+                             opal_cache_line_size, OBJ_CLASS(ompix_cont_t), 0,
+                             opal_cache_line_size, 16, -1, 64, NULL, 0, NULL, NULL, NULL);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cont_finalize, &keyval, NULL);
+    if (MPI_SUCCESS == rc) {
+        rc = PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+    }
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    ompix_cont_wait_install();
+    return opal_progress_register(cont_progress);
+}
+
+int ompix_cont_global_init(void)
+{
+    static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+    int rc = OMPI_SUCCESS;
+
+    if (ompix_cont_global.initialized) {
+        return OMPI_SUCCESS;
+    }
+    pthread_mutex_lock(&init_lock);
+    if (!ompix_cont_global.initialized) {
+        rc = global_setup();
+        opal_atomic_wmb();
+        ompix_cont_global.initialized = (OMPI_SUCCESS == rc);
+    }
+    pthread_mutex_unlock(&init_lock);
+    return rc;
+}

@@ -1,0 +1,214 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The continuation request: a persistent request that the user never starts.
+ * Registering a continuation activates it; it completes when every
+ * continuation registered with it has run.
+ */
+
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/info/info.h"
+
+#include "mpiext_continue_internal.h"
+
+static int cont_request_start(size_t count, ompi_request_t **reqs)
+{
+    (void) count;
+    (void) reqs;
+    /* MPI_Start does not invoke the error handler for errors returned by
+     * req_start, so we do. */
+    return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                                  "MPI_Start: a continuation request is started by "
+                                  "registering a continuation, not by MPI_Start");
+}
+
+/* Cancelling a continuation request has no effect: MPI allows a cancel
+ * that does not succeed, and the request then completes normally. */
+static int cont_request_cancel(ompi_request_t *req, int flag)
+{
+    (void) req;
+    (void) flag;
+    return OMPI_SUCCESS;
+}
+
+static int cont_request_free(ompi_request_t **rptr)
+{
+    ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
+    int active;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    active = creq->num_active + creq->num_conts;
+    if (0 == active) {
+        opal_list_remove_item(&ompix_cont_global.creqs, &creq->live);
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+
+    if (0 != active) {
+        /* The request stays valid: the user can wait for it and free it. */
+        return MPI_ERR_REQUEST;
+    }
+    OMPI_REQUEST_FINI(&creq->super);
+    OBJ_RELEASE(creq);
+    *rptr = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+bool ompix_cont_is_request(const ompi_request_t *req)
+{
+    return cont_request_cancel == req->req_cancel;
+}
+
+static void cont_request_construct(ompix_cont_request_t *creq)
+{
+    OBJ_CONSTRUCT(&creq->live, opal_list_item_t);
+    OBJ_CONSTRUCT(&creq->ready, opal_list_t);
+    creq->num_active = 0;
+    creq->num_conts = 0;
+    creq->completing = false;
+    creq->reactivate = false;
+    creq->failed = false;
+}
+
+static void cont_request_destruct(ompix_cont_request_t *creq)
+{
+    OBJ_DESTRUCT(&creq->ready);
+    OBJ_DESTRUCT(&creq->live);
+}
+
+OBJ_CLASS_INSTANCE(ompix_cont_request_t, ompi_request_t,
+                   cont_request_construct, cont_request_destruct);
+
+static bool info_bool(ompi_info_t *info, const char *key)
+{
+    bool value = false;
+    int flag = 0;
+
+    if (NULL != info && &ompi_mpi_info_null.info != info) {
+        ompi_info_get_bool(info, (char *) key, &value, &flag);
+    }
+    return flag && value;
+}
+
+static int info_parse(ompi_info_t *info, ompix_cont_request_t *creq)
+{
+    char value[MPI_MAX_INFO_VAL + 1];
+    int flag = 0;
+
+    creq->poll_only = info_bool(info, MPIX_CONT_INFO_POLL_ONLY);
+    creq->enqueue_complete = info_bool(info, MPIX_CONT_INFO_ENQUEUE_COMPLETE);
+    creq->async_signal_safe = info_bool(info, MPIX_CONT_INFO_ASYNC_SIGNAL_SAFE);
+    creq->any_thread = false;
+    creq->max_poll = 0;
+    if (NULL == info || &ompi_mpi_info_null.info == info) {
+        return OMPI_SUCCESS;
+    }
+
+    ompi_info_get(info, MPIX_CONT_INFO_THREAD, MPI_MAX_INFO_VAL, value, &flag);
+    if (flag) {
+        if (0 == strcmp(value, "any")) {
+            creq->any_thread = true;
+        } else if (0 != strcmp(value, "application")) {
+            return MPI_ERR_INFO_VALUE;
+        }
+    }
+    ompi_info_get(info, MPIX_CONT_INFO_MAX_POLL, MPI_MAX_INFO_VAL, value, &flag);
+    if (flag) {
+        char *end = NULL;
+        long n = strtol(value, &end, 10);
+        if (end == value || '\0' != *end) {
+            return MPI_ERR_INFO_VALUE;
+        }
+        /* Zero or negative (runtimes pass MPI_UNDEFINED) means unlimited. */
+        creq->max_poll = (n > 0 && n < INT32_MAX) ? (int) n : 0;
+    }
+    return OMPI_SUCCESS;
+}
+
+int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **out)
+{
+    ompix_cont_request_t *creq = OBJ_NEW(ompix_cont_request_t);
+    int rc;
+
+    if (NULL == creq) {
+        return MPI_ERR_NO_MEM;
+    }
+    rc = info_parse(info, creq);
+    if (OMPI_SUCCESS != rc) {
+        OBJ_RELEASE(creq);
+        return rc;
+    }
+    OMPI_REQUEST_INIT(&creq->super, true);
+    creq->super.req_type = OMPI_REQUEST_PML;
+    creq->super.req_start = cont_request_start;
+    creq->super.req_free = cont_request_free;
+    creq->super.req_cancel = cont_request_cancel;
+    creq->super.req_mpi_object.comm = MPI_COMM_WORLD;
+    creq->super.req_status = ompi_status_empty;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    opal_list_append(&ompix_cont_global.creqs, &creq->live);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    *out = creq;
+    return OMPI_SUCCESS;
+}
+
+static void cont_request_reset(ompix_cont_request_t *creq)
+{
+    creq->failed = false;
+    creq->super.req_status = ompi_status_empty;
+    creq->super.req_complete = REQUEST_PENDING;
+    opal_atomic_wmb();
+    creq->super.req_state = OMPI_REQUEST_ACTIVE;
+}
+
+/* Called with the global lock held when a continuation is registered or a
+ * persistent continuation is re-armed by MPI_Start. */
+void ompix_cont_request_activate(ompix_cont_request_t *creq)
+{
+    if (0 != creq->num_active++) {
+        return;
+    }
+    if (creq->completing) {
+        /* The previous activation is being completed outside the lock on
+         * another thread; it re-arms the request when it is done.  Waiting
+         * here would deadlock if that completion runs a continuation. */
+        creq->reactivate = true;
+        return;
+    }
+    cont_request_reset(creq);
+}
+
+/* Called without the lock after a continuation has run. */
+void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed)
+{
+    bool complete;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    creq->failed |= failed;
+    complete = (0 == --creq->num_active);
+    if (complete) {
+        creq->completing = true;
+        creq->super.req_status.MPI_ERROR = creq->failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (!complete) {
+        return;
+    }
+
+    /* Outside the lock: completing may run the completion callback of a
+     * continuation attached to this continuation request, which takes it. */
+    ompi_request_complete(&creq->super, true);
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    creq->completing = false;
+    if (creq->reactivate) {
+        creq->reactivate = false;
+        cont_request_reset(creq);
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+}

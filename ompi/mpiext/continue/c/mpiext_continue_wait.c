@@ -1,0 +1,157 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Testing and waiting on continuation requests.
+ *
+ * MPI_Test and friends reach Open MPI's request functions through the
+ * ompi_request_functions table.  We wrap its entries: calls that involve no
+ * continuation request go straight to the original; calls that do first run
+ * that request's ready continuations (this is the only place where
+ * poll-only continuations run, and where max_poll applies), and waits turn
+ * into test loops so that they keep running them.
+ */
+
+#include "ompi_config.h"
+
+#include "mpiext_continue_internal.h"
+
+/* The continuation request this thread is polling: the progress callback
+ * leaves its continuations to the poller, which counts them for max_poll. */
+__thread ompix_cont_request_t *ompix_cont_polled = NULL;
+
+#define ORIG (ompix_cont_global.orig_fns)
+
+static bool any_cont_request(size_t count, ompi_request_t **reqs)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (ompix_cont_is_request(reqs[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void drain_all(size_t count, ompi_request_t **reqs)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (ompix_cont_is_request(reqs[i])) {
+            ompix_cont_request_t *creq = (ompix_cont_request_t *) reqs[i];
+            ompix_cont_drain(creq, creq->max_poll);
+        }
+    }
+}
+
+static int cont_test(ompi_request_t **rptr, int *completed, ompi_status_public_t *status)
+{
+    ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
+    ompix_cont_request_t *prev = ompix_cont_polled;
+    int rc;
+
+    if (!ompix_cont_is_request(*rptr)) {
+        return ORIG.req_test(rptr, completed, status);
+    }
+    ompix_cont_polled = creq;
+    ompix_cont_drain(creq, creq->max_poll);
+    rc = ORIG.req_test(rptr, completed, status);
+    ompix_cont_polled = prev;
+    return rc;
+}
+
+static int cont_test_any(size_t count, ompi_request_t **reqs, int *index,
+                         int *completed, ompi_status_public_t *status)
+{
+    if (any_cont_request(count, reqs)) {
+        drain_all(count, reqs);
+    }
+    return ORIG.req_test_any(count, reqs, index, completed, status);
+}
+
+static int cont_test_all(size_t count, ompi_request_t **reqs, int *completed,
+                         ompi_status_public_t *statuses)
+{
+    if (any_cont_request(count, reqs)) {
+        drain_all(count, reqs);
+    }
+    return ORIG.req_test_all(count, reqs, completed, statuses);
+}
+
+static int cont_test_some(size_t count, ompi_request_t **reqs, int *outcount,
+                          int *indices, ompi_status_public_t *statuses)
+{
+    if (any_cont_request(count, reqs)) {
+        drain_all(count, reqs);
+    }
+    return ORIG.req_test_some(count, reqs, outcount, indices, statuses);
+}
+
+static int cont_wait(ompi_request_t **rptr, ompi_status_public_t *status)
+{
+    int completed = 0, rc;
+
+    if (!ompix_cont_is_request(*rptr)) {
+        return ORIG.req_wait(rptr, status);
+    }
+    do {
+        rc = cont_test(rptr, &completed, status);
+    } while (!completed);
+    return rc;
+}
+
+static int cont_wait_any(size_t count, ompi_request_t **reqs, int *index,
+                         ompi_status_public_t *status)
+{
+    int completed = 0, rc;
+
+    if (!any_cont_request(count, reqs)) {
+        return ORIG.req_wait_any(count, reqs, index, status);
+    }
+    do {
+        rc = cont_test_any(count, reqs, index, &completed, status);
+    } while (OMPI_SUCCESS == rc && !completed);
+    return rc;
+}
+
+static int cont_wait_all(size_t count, ompi_request_t **reqs, ompi_status_public_t *statuses)
+{
+    int completed = 0, rc;
+
+    if (!any_cont_request(count, reqs)) {
+        return ORIG.req_wait_all(count, reqs, statuses);
+    }
+    do {
+        rc = cont_test_all(count, reqs, &completed, statuses);
+    } while (OMPI_SUCCESS == rc && !completed);
+    return rc;
+}
+
+static int cont_wait_some(size_t count, ompi_request_t **reqs, int *outcount,
+                          int *indices, ompi_status_public_t *statuses)
+{
+    int rc;
+
+    if (!any_cont_request(count, reqs)) {
+        return ORIG.req_wait_some(count, reqs, outcount, indices, statuses);
+    }
+    do {
+        rc = cont_test_some(count, reqs, outcount, indices, statuses);
+    } while (OMPI_SUCCESS == rc && 0 == *outcount);
+    return rc;
+}
+
+void ompix_cont_wait_install(void)
+{
+    ORIG = ompi_request_functions;
+    ompi_request_functions.req_test = cont_test;
+    ompi_request_functions.req_test_any = cont_test_any;
+    ompi_request_functions.req_test_all = cont_test_all;
+    ompi_request_functions.req_test_some = cont_test_some;
+    ompi_request_functions.req_wait = cont_wait;
+    ompi_request_functions.req_wait_any = cont_wait_any;
+    ompi_request_functions.req_wait_all = cont_wait_all;
+    ompi_request_functions.req_wait_some = cont_wait_some;
+}
+
+void ompix_cont_wait_uninstall(void)
+{
+    ompi_request_functions = ORIG;
+}
