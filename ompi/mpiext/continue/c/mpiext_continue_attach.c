@@ -19,6 +19,8 @@
 
 #include <stdlib.h>
 
+#include "ompi/request/grequest.h"
+
 #include "mpiext_continue_internal.h"
 
 static int op_complete_cb(ompi_request_t *req);
@@ -98,6 +100,23 @@ static void cont_fire(ompix_cont_t *cont)
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
 }
 
+/* The user promised async-signal-safe callbacks: run the callback right
+ * here, possibly inside another layer's completion path, and leave freeing
+ * requests and completing the continuation request to the queue. */
+static void cont_run_signal_safe(ompix_cont_t *cont)
+{
+    for (int i = 0; i < cont->num_ops; ++i) {
+        ompix_cont_op_t *op = &cont->ops[i];
+        if (OMPIX_OP_DONE == op->state && OMPI_REQUEST_GEN == op->req->req_type
+            && NULL != cont->statuses) {
+            ompi_grequest_invoke_query(op->req, &op->req->req_status);
+            cont->statuses[op->index] = op->req->req_status;
+        }
+    }
+    cont->cb(cont->statuses, cont->cb_data);
+    OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, 1);
+}
+
 /* Accounts for one completed operation; only the first caller per round
  * gets past the compare-and-swap. */
 void ompix_cont_op_done(ompix_cont_op_t *op)
@@ -123,6 +142,9 @@ void ompix_cont_op_done(ompix_cont_op_t *op)
         }
     }
     if (0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -1)) {
+        if (cont->creq->async_signal_safe && !cont->creq->poll_only) {
+            cont_run_signal_safe(cont);
+        }
         cont_fire(cont);
     }
 }
@@ -278,6 +300,15 @@ static int op_free_wrapper(ompi_request_t **rptr)
     }
     free_fn = op->orig_free;
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (ompix_cont_is_request(*rptr)) {
+        ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
+        if (creq->delivering) {
+            return free_fn(rptr);    /* error reporting, not a real free */
+        }
+        if (ompix_cont_request_busy(creq)) {
+            return MPI_ERR_REQUEST;  /* stays valid, and keeps its continuation */
+        }
+    }
 
     ompix_cont_op_detach(op);
     return free_fn(rptr);
@@ -308,8 +339,10 @@ int ompix_cont_check_op(ompi_request_t *req, bool persistent_cont,
         if (inactive && !persistent_cont) {
             return MPI_ERR_REQUEST;  /* nothing to wait for */
         }
-        if (inactive && ompix_cont_is_request(req)) {
-            return MPI_ERR_REQUEST;  /* started only by registrations */
+        if (persistent_cont && ompix_cont_is_request(req)) {
+            /* A continuation request is re-activated by registrations, never
+             * by MPI_Start, so nothing would re-arm a persistent continuation. */
+            return MPI_ERR_REQUEST;
         }
     }
     return OMPI_SUCCESS;
@@ -392,6 +425,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
     cont->persistent = persistent;
     cont->attached = 0;
     cont->runs_due = 0;
+    cont->cbs_ran = 0;
     cont->armed = cont->queued = cont->running = cont->failed = false;
 
     /* The guard (+1) keeps the continuation from firing while we attach. */

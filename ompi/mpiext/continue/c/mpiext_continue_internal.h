@@ -66,6 +66,7 @@ struct ompix_cont_t {
     MPI_Status *statuses;          /* NULL when the user passed *_IGNORE */
     int num_ops;
     volatile int32_t pending;   /* ops still to complete in this round */
+    volatile int32_t cbs_ran;   /* rounds whose callback already ran inline */
     /* Fields below are protected by the global lock. */
     int attached;                  /* persistent ops still attached */
     int runs_due;                  /* rounds completed but not yet run */
@@ -88,6 +89,7 @@ struct ompix_cont_request_t {
     bool completing;               /* completion in flight outside the lock */
     bool reactivate;               /* registered while completing: re-arm after */
     bool failed;                   /* an operation failed since activation */
+    bool delivering;               /* its failure is being reported by Wait/Test */
     bool poll_only;
     bool enqueue_complete;
     bool any_thread;
@@ -127,6 +129,7 @@ void ompix_cont_wait_uninstall(void);
 /* mpiext_continue_request.c */
 int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **creq);
 bool ompix_cont_is_request(const ompi_request_t *req);
+bool ompix_cont_request_busy(ompix_cont_request_t *creq);
 void ompix_cont_request_activate(ompix_cont_request_t *creq);
 void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed);
 

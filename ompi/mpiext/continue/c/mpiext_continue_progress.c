@@ -134,7 +134,11 @@ void ompix_cont_run(ompix_cont_t *cont)
     bool failed = run_ops(cont);
     bool unused;
 
-    cont->cb(cont->statuses, cont->cb_data);
+    if (0 < cont->cbs_ran) {
+        OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, -1);
+    } else {
+        cont->cb(cont->statuses, cont->cb_data);
+    }
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     cont->running = false;

@@ -36,10 +36,28 @@ static int cont_request_cancel(ompi_request_t *req, int flag)
     return OMPI_SUCCESS;
 }
 
+bool ompix_cont_request_busy(ompix_cont_request_t *creq)
+{
+    bool busy;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    busy = 0 != creq->num_active + creq->num_conts;
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    return busy;
+}
+
 static int cont_request_free(ompi_request_t **rptr)
 {
     ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
     int active;
+
+    if (creq->delivering) {
+        /* Called by Open MPI's error reporting, not by the user: keep the
+         * request, whose failure has now been reported. */
+        creq->delivering = false;
+        creq->super.req_status.MPI_ERROR = MPI_SUCCESS;
+        return OMPI_SUCCESS;
+    }
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     active = creq->num_active + creq->num_conts;
@@ -71,6 +89,7 @@ static void cont_request_construct(ompix_cont_request_t *creq)
     creq->num_conts = 0;
     creq->completing = false;
     creq->reactivate = false;
+    creq->delivering = false;
     creq->failed = false;
 }
 

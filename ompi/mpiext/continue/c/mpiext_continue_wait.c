@@ -21,6 +21,21 @@ __thread ompix_cont_request_t *ompix_cont_polled = NULL;
 
 #define ORIG (ompix_cont_global.orig_fns)
 
+/* Open MPI 4.1's MPI_Wait/MPI_Test free every request whose status carries
+ * an error right after returning it (ompi_errhandler_request_invoke), even
+ * persistent ones.  A continuation request that reports a failed operation
+ * must survive that: mark it, and its free function then only clears the
+ * error (see cont_request_free). */
+static void mark_delivery(size_t count, ompi_request_t **reqs)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (ompix_cont_is_request(reqs[i]) && MPI_SUCCESS != reqs[i]->req_status.MPI_ERROR
+            && OMPI_REQUEST_INACTIVE == reqs[i]->req_state) {
+            ((ompix_cont_request_t *) reqs[i])->delivering = true;
+        }
+    }
+}
+
 static bool any_cont_request(size_t count, ompi_request_t **reqs)
 {
     for (size_t i = 0; i < count; ++i) {
@@ -45,43 +60,74 @@ static int cont_test(ompi_request_t **rptr, int *completed, ompi_status_public_t
 {
     ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
     ompix_cont_request_t *prev = ompix_cont_polled;
-    int rc;
+    int rc, ran;
 
     if (!ompix_cont_is_request(*rptr)) {
         return ORIG.req_test(rptr, completed, status);
     }
     ompix_cont_polled = creq;
-    ompix_cont_drain(creq, creq->max_poll);
+    ran = ompix_cont_drain(creq, creq->max_poll);
     rc = ORIG.req_test(rptr, completed, status);
+    if (!*completed && (creq->max_poll <= 0 || ran < creq->max_poll)
+        && !opal_list_is_empty(&creq->ready)) {
+        /* The progress inside that test made continuations ready: run
+         * them now rather than one MPI_Test later. */
+        ompix_cont_drain(creq, creq->max_poll <= 0 ? 0 : creq->max_poll - ran);
+        rc = ORIG.req_test(rptr, completed, status);
+    }
     ompix_cont_polled = prev;
+    if (OMPI_SUCCESS != rc) {
+        mark_delivery(1, rptr);
+    }
     return rc;
 }
 
 static int cont_test_any(size_t count, ompi_request_t **reqs, int *index,
                          int *completed, ompi_status_public_t *status)
 {
-    if (any_cont_request(count, reqs)) {
-        drain_all(count, reqs);
+    int rc;
+
+    if (!any_cont_request(count, reqs)) {
+        return ORIG.req_test_any(count, reqs, index, completed, status);
     }
-    return ORIG.req_test_any(count, reqs, index, completed, status);
+    drain_all(count, reqs);
+    rc = ORIG.req_test_any(count, reqs, index, completed, status);
+    if (OMPI_SUCCESS != rc) {
+        mark_delivery(count, reqs);
+    }
+    return rc;
 }
 
 static int cont_test_all(size_t count, ompi_request_t **reqs, int *completed,
                          ompi_status_public_t *statuses)
 {
-    if (any_cont_request(count, reqs)) {
-        drain_all(count, reqs);
+    int rc;
+
+    if (!any_cont_request(count, reqs)) {
+        return ORIG.req_test_all(count, reqs, completed, statuses);
     }
-    return ORIG.req_test_all(count, reqs, completed, statuses);
+    drain_all(count, reqs);
+    rc = ORIG.req_test_all(count, reqs, completed, statuses);
+    if (OMPI_SUCCESS != rc) {
+        mark_delivery(count, reqs);
+    }
+    return rc;
 }
 
 static int cont_test_some(size_t count, ompi_request_t **reqs, int *outcount,
                           int *indices, ompi_status_public_t *statuses)
 {
-    if (any_cont_request(count, reqs)) {
-        drain_all(count, reqs);
+    int rc;
+
+    if (!any_cont_request(count, reqs)) {
+        return ORIG.req_test_some(count, reqs, outcount, indices, statuses);
     }
-    return ORIG.req_test_some(count, reqs, outcount, indices, statuses);
+    drain_all(count, reqs);
+    rc = ORIG.req_test_some(count, reqs, outcount, indices, statuses);
+    if (OMPI_SUCCESS != rc) {
+        mark_delivery(count, reqs);
+    }
+    return rc;
 }
 
 static int cont_wait(ompi_request_t **rptr, ompi_status_public_t *status)
