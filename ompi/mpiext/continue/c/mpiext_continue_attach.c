@@ -125,7 +125,13 @@ void ompix_cont_op_done(ompix_cont_op_t *op)
     ompix_cont_t *cont = op->cont;
     ompi_request_t *req = op->req;
 
-    if (!opal_atomic_compare_exchange_strong_32(&op->state, &expected, OMPIX_OP_DONE)) {
+    if (!opal_using_threads()) {
+        /* One thread: the callback and our own check cannot interleave. */
+        if (OMPIX_OP_ARMED != op->state) {
+            return;
+        }
+        op->state = OMPIX_OP_DONE;
+    } else if (!opal_atomic_compare_exchange_strong_32(&op->state, &expected, OMPIX_OP_DONE)) {
         return;
     }
     if (op->watched) {
@@ -179,7 +185,11 @@ static void op_arm(ompix_cont_op_t *op)
     req->req_complete_cb_data = op;
     opal_atomic_wmb();
     req->req_complete_cb = op_complete_cb;
-    opal_atomic_mb();
+    if (opal_using_threads()) {
+        /* Order our store of the callback before the load below (Dekker
+         * style) against a completing thread's load and store. */
+        opal_atomic_mb();
+    }
     if (REQUEST_COMPLETE(req)) {
         ompix_cont_op_done(op);
     } else if (opal_using_threads()) {
