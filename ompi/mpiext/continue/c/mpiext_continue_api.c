@@ -9,6 +9,10 @@
 
 #include "ompi_config.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
@@ -44,12 +48,55 @@ static int check_common(MPIX_Continue_cb_function *cb, int flags,
     return MPI_SUCCESS;
 }
 
+static int cmp_req(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) *(MPI_Request const *) a;
+    uintptr_t y = (uintptr_t) *(MPI_Request const *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* A request listed twice would get two continuations hooked on it.  Small
+ * arrays (the common case) are checked pairwise without allocating. */
+static int check_duplicates(int count, MPI_Request reqs[], const char **msg)
+{
+    bool dup = false;
+
+    if (count <= 16) {
+        for (int i = 0; i < count && !dup; ++i) {
+            for (int j = i + 1; j < count && !dup; ++j) {
+                dup = MPI_REQUEST_NULL != reqs[i] && reqs[i] == reqs[j];
+            }
+        }
+    } else {
+        MPI_Request *sorted = malloc(count * sizeof(*sorted));
+        if (NULL == sorted) {
+            *msg = "MPIX_Continueall: out of memory";
+            return MPI_ERR_NO_MEM;
+        }
+        memcpy(sorted, reqs, count * sizeof(*sorted));
+        qsort(sorted, count, sizeof(*sorted), cmp_req);
+        for (int i = 1; i < count && !dup; ++i) {
+            dup = MPI_REQUEST_NULL != sorted[i] && sorted[i] == sorted[i - 1];
+        }
+        free(sorted);
+    }
+    if (dup) {
+        *msg = "MPIX_Continueall: the same request appears twice in array_of_op_requests";
+        return MPI_ERR_REQUEST;
+    }
+    return MPI_SUCCESS;
+}
+
 static int check_ops(int count, MPI_Request reqs[], int flags,
                      MPI_Request cont_req, const char **msg)
 {
+    int rc = check_duplicates(count, reqs, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
     for (int i = 0; i < count; ++i) {
-        int rc = ompix_cont_check_op(reqs[i], 0 != (flags & MPIX_CONT_PERSISTENT),
-                                     (ompix_cont_request_t *) cont_req);
+        rc = ompix_cont_check_op(reqs[i], 0 != (flags & MPIX_CONT_PERSISTENT),
+                                 (ompix_cont_request_t *) cont_req);
         if (MPI_SUCCESS != rc) {
             *msg = "MPIX_Continue: an operation request is invalid: it already has a "
                    "continuation, is an inactive persistent request (allowed only with "

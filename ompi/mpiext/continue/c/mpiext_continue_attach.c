@@ -160,12 +160,30 @@ static int op_complete_cb(ompi_request_t *req)
     ompix_cont_op_t *op = (ompix_cont_op_t *) req->req_complete_cb_data;
     int rc = 0;
 
+    /* Always hand the data field back: pml ucx recycles requests and reads
+     * req_complete_cb_data of a reused one as "owning persistent request". */
+    req->req_complete_cb_data = op->chained_cb_data;
     if (NULL != op->chained_cb) {
-        req->req_complete_cb_data = op->chained_cb_data;
         rc = op->chained_cb(req);
     }
     ompix_cont_op_done(op);
     return rc;
+}
+
+/* Called by a thread that saw the request complete while our callback may
+ * still be installed (its completer missed it).  Once a request is marked
+ * complete, ompi_request_complete has returned from any callback it took,
+ * so nobody else touches these fields for this completion. */
+void ompix_cont_op_settle(ompix_cont_op_t *op)
+{
+    ompi_request_t *req = op->req;
+
+    if (op_complete_cb == req->req_complete_cb) {
+        req->req_complete_cb = op->chained_cb;
+    }
+    if (op == req->req_complete_cb_data) {
+        req->req_complete_cb_data = op->chained_cb_data;
+    }
 }
 
 /* Makes the operation's completion reach ompix_cont_op_done exactly once. */
@@ -191,6 +209,7 @@ static void op_arm(ompix_cont_op_t *op)
         opal_atomic_mb();
     }
     if (REQUEST_COMPLETE(req)) {
+        ompix_cont_op_settle(op);
         ompix_cont_op_done(op);
     } else if (opal_using_threads()) {
         /* Another thread may have read the old callback just before we
@@ -209,16 +228,14 @@ static bool cont_unused_locked(const ompix_cont_t *cont)
  * current round, i.e. the caller must decrement cont->pending. */
 static bool op_detach_locked(ompix_cont_op_t *op)
 {
-    ompi_request_t *req = op->req;
     int32_t prev = opal_atomic_swap_32(&op->state, OMPIX_OP_DETACHED);
 
     if (op->hooked) {
         op_unhook(op);
         op->cont->attached--;
     }
-    if (OMPIX_OP_ARMED == prev && op_complete_cb == req->req_complete_cb) {
-        req->req_complete_cb = op->chained_cb;
-        req->req_complete_cb_data = op->chained_cb_data;
+    if (OMPIX_OP_ARMED == prev) {
+        ompix_cont_op_settle(op);
     }
     if (op->watched) {
         opal_list_remove_item(&ompix_cont_global.watch, &op->super);

@@ -140,6 +140,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
                         ompi_request_t **reqs, MPIX_Continue_cb_function *cb,
                         void *cb_data, int flags, MPI_Status *statuses);
 void ompix_cont_op_detach(ompix_cont_op_t *op);
+void ompix_cont_op_settle(ompix_cont_op_t *op);
 void ompix_cont_op_done(ompix_cont_op_t *op);
 void ompix_cont_release(ompix_cont_t *cont);
 

@@ -200,6 +200,7 @@ static int watch_scan(void)
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
 
     for (int i = 0; i < n; ++i) {
+        ompix_cont_op_settle(missed[i]);
         ompix_cont_op_done(missed[i]);
     }
     return n;
