@@ -36,6 +36,17 @@ static void mark_delivery(size_t count, ompi_request_t **reqs)
     }
 }
 
+/* A continuation request that just completed because an operation failed.
+ * Open MPI's any/some/all forms make a completed persistent request inactive
+ * without looking at its error, so we report it ourselves; delivery clears
+ * the error (see cont_request_free), so each failure is reported once. */
+static bool failed_done(ompi_request_t *req)
+{
+    return MPI_REQUEST_NULL != req && ompix_cont_is_request(req)
+        && OMPI_REQUEST_INACTIVE == req->req_state
+        && MPI_ERR_IN_STATUS == req->req_status.MPI_ERROR;
+}
+
 static bool any_cont_request(size_t count, ompi_request_t **reqs)
 {
     for (size_t i = 0; i < count; ++i) {
@@ -92,6 +103,13 @@ static int cont_test_any(size_t count, ompi_request_t **reqs, int *index,
     }
     drain_all(count, reqs);
     rc = ORIG.req_test_any(count, reqs, index, completed, status);
+    if (OMPI_SUCCESS == rc && *completed && MPI_UNDEFINED != *index
+        && failed_done(reqs[*index])) {
+        rc = MPI_ERR_IN_STATUS;
+        if (MPI_STATUS_IGNORE != status) {
+            status->MPI_ERROR = MPI_ERR_IN_STATUS;
+        }
+    }
     if (OMPI_SUCCESS != rc) {
         mark_delivery(count, reqs);
     }
@@ -108,6 +126,16 @@ static int cont_test_all(size_t count, ompi_request_t **reqs, int *completed,
     }
     drain_all(count, reqs);
     rc = ORIG.req_test_all(count, reqs, completed, statuses);
+    for (size_t i = 0; OMPI_SUCCESS == rc && *completed && i < count; ++i) {
+        if (failed_done(reqs[i])) {
+            rc = MPI_ERR_IN_STATUS;
+        }
+    }
+    for (size_t i = 0; MPI_ERR_IN_STATUS == rc && MPI_STATUSES_IGNORE != statuses && i < count; ++i) {
+        if (failed_done(reqs[i])) {
+            statuses[i].MPI_ERROR = MPI_ERR_IN_STATUS;
+        }
+    }
     if (OMPI_SUCCESS != rc) {
         mark_delivery(count, reqs);
     }
@@ -124,6 +152,17 @@ static int cont_test_some(size_t count, ompi_request_t **reqs, int *outcount,
     }
     drain_all(count, reqs);
     rc = ORIG.req_test_some(count, reqs, outcount, indices, statuses);
+    for (int k = 0; OMPI_SUCCESS == rc && MPI_UNDEFINED != *outcount && k < *outcount; ++k) {
+        if (failed_done(reqs[indices[k]])) {
+            rc = MPI_ERR_IN_STATUS;
+        }
+    }
+    for (int k = 0; MPI_ERR_IN_STATUS == rc && MPI_STATUSES_IGNORE != statuses
+                    && MPI_UNDEFINED != *outcount && k < *outcount; ++k) {
+        if (failed_done(reqs[indices[k]])) {
+            statuses[k].MPI_ERROR = MPI_ERR_IN_STATUS;
+        }
+    }
     if (OMPI_SUCCESS != rc) {
         mark_delivery(count, reqs);
     }
