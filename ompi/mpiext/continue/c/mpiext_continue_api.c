@@ -55,8 +55,16 @@ static int cmp_req(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* A request listed twice would get two continuations hooked on it.  Small
- * arrays (the common case) are checked pairwise without allocating. */
+/* A request listed twice would get two continuations hooked on it.  Open
+ * MPI hands out one shared, already complete request for operations with
+ * nothing to do (MPI_PROC_NULL, one-rank barriers), which may appear many
+ * times.  Small arrays (the common case) are checked pairwise without
+ * allocating. */
+static bool distinct_op(MPI_Request req)
+{
+    return MPI_REQUEST_NULL != req && &ompi_request_empty != req;
+}
+
 static int check_duplicates(int count, MPI_Request reqs[], const char **msg)
 {
     bool dup = false;
@@ -64,7 +72,7 @@ static int check_duplicates(int count, MPI_Request reqs[], const char **msg)
     if (count <= 16) {
         for (int i = 0; i < count && !dup; ++i) {
             for (int j = i + 1; j < count && !dup; ++j) {
-                dup = MPI_REQUEST_NULL != reqs[i] && reqs[i] == reqs[j];
+                dup = distinct_op(reqs[i]) && reqs[i] == reqs[j];
             }
         }
     } else {
@@ -76,7 +84,7 @@ static int check_duplicates(int count, MPI_Request reqs[], const char **msg)
         memcpy(sorted, reqs, count * sizeof(*sorted));
         qsort(sorted, count, sizeof(*sorted), cmp_req);
         for (int i = 1; i < count && !dup; ++i) {
-            dup = MPI_REQUEST_NULL != sorted[i] && sorted[i] == sorted[i - 1];
+            dup = distinct_op(sorted[i]) && sorted[i] == sorted[i - 1];
         }
         free(sorted);
     }

@@ -166,6 +166,15 @@ static int op_complete_cb(ompi_request_t *req)
     if (NULL != op->chained_cb) {
         rc = op->chained_cb(req);
     }
+    if (0 != rc) {
+        /* The chained callback keeps the request incomplete and will
+         * complete it again later: be there for that call. */
+        op->chained_cb = NULL;
+        op->chained_cb_data = NULL;
+        req->req_complete_cb_data = op;
+        req->req_complete_cb = op_complete_cb;
+        return rc;
+    }
     ompix_cont_op_done(op);
     return rc;
 }

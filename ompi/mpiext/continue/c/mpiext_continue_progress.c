@@ -13,6 +13,7 @@
 #include "ompi_config.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
@@ -90,6 +91,22 @@ int ompix_cont_drain(ompix_cont_request_t *creq, int max)
     return n;
 }
 
+/* With threads, a continuation can become ready while the thread that
+ * completed its last operation is still inside ompi_request_complete (our
+ * callback runs before the request is marked complete).  Freeing the
+ * request, making it inactive or letting the callback restart it must wait
+ * until that thread is done with it, which takes a few instructions. */
+static void wait_for_completer(ompi_request_t *req)
+{
+    if (!opal_using_threads()) {
+        return;
+    }
+    while (!REQUEST_COMPLETE(req)) {
+        sched_yield();
+    }
+    opal_atomic_rmb();
+}
+
 /* Completes the operations of one round before the callback sees them:
  * status queries of generalized requests, freeing taken-over requests,
  * making persistent requests inactive so the callback may restart them. */
@@ -105,6 +122,7 @@ static bool run_ops(ompix_cont_t *cont)
             continue;
         }
         op->needs_run = false;
+        wait_for_completer(req);
         if (OMPI_REQUEST_GEN == req->req_type) {
             ompi_grequest_invoke_query(req, &req->req_status);
             if (NULL != cont->statuses) {

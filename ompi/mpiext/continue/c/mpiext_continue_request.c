@@ -8,6 +8,7 @@
 
 #include "ompi_config.h"
 
+#include <sched.h>
 #include <string.h>
 
 #include "ompi/communicator/communicator.h"
@@ -60,6 +61,13 @@ static int cont_request_free(ompi_request_t **rptr)
     }
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    while (creq->completing) {
+        /* Another thread is finishing this request's completion (the
+         * user saw it complete a moment early); it still touches it. */
+        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        sched_yield();
+        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    }
     active = creq->num_active + creq->num_conts;
     if (0 == active) {
         opal_list_remove_item(&ompix_cont_global.creqs, &creq->live);
@@ -210,6 +218,16 @@ void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed)
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     creq->failed |= failed;
     complete = (0 == --creq->num_active);
+    if (complete && creq->completing) {
+        /* Re-activated and done again while another thread is still
+         * completing the previous round: that completion covers both. */
+        creq->reactivate = false;
+        if (creq->failed) {
+            creq->super.req_status.MPI_ERROR = MPI_ERR_IN_STATUS;
+        }
+        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        return;
+    }
     if (complete) {
         creq->completing = true;
         creq->super.req_status.MPI_ERROR = creq->failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
