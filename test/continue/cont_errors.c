@@ -8,7 +8,7 @@
  */
 #include "ompix_test.h"
 
-static int rank, handler_calls, handler_class;
+static int handler_calls, handler_class;
 static int ran, seen_error;
 
 static void handler(MPI_Comm *comm, int *code, ...)
@@ -35,9 +35,6 @@ static void cb(MPI_Status *st, void *data)
         CHECK(handler_calls == before_ + 1 && handler_class == (cls));        \
     } while (0)
 
-static int gq(void *e, MPI_Status *s) { (void)e; MPI_Status_set_elements(s, MPI_INT, 0); s->MPI_SOURCE = s->MPI_TAG = 0; s->MPI_ERROR = MPI_SUCCESS; MPI_Status_set_cancelled(s, 0); return MPI_SUCCESS; }
-static int gf(void *e) { (void)e; return MPI_SUCCESS; }
-static int gc(void *e, int c) { (void)e; (void)c; return MPI_SUCCESS; }
 
 static void bad_arguments(void)
 {
@@ -45,7 +42,7 @@ static void bad_arguments(void)
     int buf = 0;
 
     CHECK(MPI_SUCCESS == MPIX_Continue_init(MPI_INFO_NULL, &cr));
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
+    g = grequest();
 
     CHECK_ERR(MPIX_Continue(&g, NULL, NULL, 0, MPI_STATUS_IGNORE, cr), MPI_ERR_ARG);
     CHECK_ERR(MPIX_Continue(&g, cb, NULL, 0x10, MPI_STATUS_IGNORE, cr), MPI_ERR_ARG);
@@ -170,8 +167,7 @@ int main(int argc, char **argv)
 {
     MPI_Errhandler eh;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    ompix_test_init(&argc, &argv);
     MPI_Comm_create_errhandler(handler, &eh);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

@@ -16,9 +16,6 @@ static void cb(MPI_Status *st, void *data)
     ran++;
 }
 
-static int gq(void *e, MPI_Status *s) { (void)e; MPI_Status_set_elements(s, MPI_INT, 0); s->MPI_SOURCE = s->MPI_TAG = 0; s->MPI_ERROR = MPI_SUCCESS; MPI_Status_set_cancelled(s, 0); return MPI_SUCCESS; }
-static int gf(void *e) { (void)e; return MPI_SUCCESS; }
-static int gc(void *e, int c) { (void)e; (void)c; return MPI_SUCCESS; }
 
 static MPI_Request cont_init(const char *k1, const char *v1, const char *k2, const char *v2)
 {
@@ -37,7 +34,7 @@ static MPI_Request cont_init(const char *k1, const char *v1, const char *k2, con
 static MPI_Request attach_pending(MPI_Request cr, int flags)
 {
     MPI_Request g, handle;
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
+    g = grequest();
     handle = g;
     CHECK(MPI_SUCCESS == MPIX_Continue(&handle, cb, NULL, flags, MPI_STATUS_IGNORE, cr));
     return g;
@@ -57,31 +54,35 @@ static void unrelated_progress(void)
     }
 }
 
+/* A ready continuation on a request created with poll_only=`value` (or no
+ * info) runs from unrelated progress exactly `expect` times.  Returns the
+ * request, its continuation run or still queued. */
+static MPI_Request progress_runs(const char *value, int expect)
+{
+    MPI_Request cr = cont_init(value ? "mpi_continue_poll_only" : NULL, value, NULL, NULL);
+    ran = 0;
+    attach_complete(cr, 0);
+    unrelated_progress();
+    CHECK(expect == ran);
+    return cr;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Request cr;
     int flag;
 
-    MPI_Init(&argc, &argv);
+    ompix_test_init(&argc, &argv);
 
     /* default: any MPI call's progress runs ready continuations */
-    cr = cont_init(NULL, NULL, NULL, NULL);
-    ran = 0;
-    attach_complete(cr, 0);
-    unrelated_progress();
-    CHECK(1 == ran);
+    cr = progress_runs(NULL, 1);
     MPI_Wait(&cr, MPI_STATUS_IGNORE);
     MPI_Request_free(&cr);
 
     /* poll_only: only Test/Wait on cr run them, never inline */
-    cr = cont_init("mpi_continue_poll_only", "true", NULL, NULL);
-    ran = 0;
-    attach_complete(cr, 0);
-    unrelated_progress();
-    CHECK(0 == ran);
+    cr = progress_runs("true", 0);
     MPI_Request g;
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
-    MPI_Grequest_complete(g);
+    g = completed_grequest();
     CHECK(MPI_SUCCESS == MPIX_Continue(&g, cb, NULL, MPIX_CONT_IMMEDIATE, MPI_STATUS_IGNORE, cr));
     CHECK(0 == ran);
     MPI_Test(&cr, &flag, MPI_STATUS_IGNORE);
@@ -114,8 +115,7 @@ int main(int argc, char **argv)
     /* enqueue_complete: IMMEDIATE never runs the callback inside the call */
     cr = cont_init("mpi_continue_enqueue_complete", "true", NULL, NULL);
     ran = 0;
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
-    MPI_Grequest_complete(g);
+    g = completed_grequest();
     MPIX_Continue(&g, cb, NULL, MPIX_CONT_IMMEDIATE, MPI_STATUS_IGNORE, cr);
     CHECK(0 == ran);
     MPI_Wait(&cr, MPI_STATUS_IGNORE);
@@ -150,11 +150,7 @@ int main(int argc, char **argv)
     MPI_Request_free(&cr);
 
     /* boolean values other than true are false */
-    cr = cont_init("mpi_continue_poll_only", "false", NULL, NULL);
-    ran = 0;
-    attach_complete(cr, 0);
-    unrelated_progress();
-    CHECK(1 == ran);
+    cr = progress_runs("false", 1);
     MPI_Request_free(&cr);
 
     return ompix_test_finish("cont_info");

@@ -8,8 +8,6 @@
 #include "ompix_test.h"
 #include <unistd.h>
 
-static int rank, size;
-
 typedef struct {
     int ran;
     MPI_Status st;
@@ -41,18 +39,6 @@ static void collectives(MPI_Request cr)
     }
 }
 
-static int gq(void *e, MPI_Status *s)
-{
-    (void)e;
-    MPI_Status_set_elements(s, MPI_INT, 3);
-    MPI_Status_set_cancelled(s, 0);
-    s->MPI_SOURCE = 42;
-    s->MPI_TAG = 43;
-    s->MPI_ERROR = MPI_SUCCESS;
-    return MPI_SUCCESS;
-}
-static int gf(void *e) { (void)e; return MPI_SUCCESS; }
-static int gc(void *e, int c) { (void)e; (void)c; return MPI_SUCCESS; }
 
 static void generalized(MPI_Request cr)
 {
@@ -60,7 +46,7 @@ static void generalized(MPI_Request cr)
     MPI_Request g, h;
     int n = -1;
 
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
+    g = grequest();
     h = g;
     CHECK(MPI_SUCCESS == MPIX_Continue(&h, record_cb, &rec, 0, &rec.st, cr));
     CHECK(MPI_REQUEST_NULL == h);
@@ -133,7 +119,7 @@ static void mixed(MPI_Request cr)
 
     MPI_Irecv(&rbuf, 1, MPI_INT, left, 5, MPI_COMM_WORLD, &r[0]);
     MPI_Ibarrier(MPI_COMM_WORLD, &r[1]);
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
+    g = grequest();
     r[2] = g;
     MPIX_Continueall(3, r, record_cb, &rec, 0, MPI_STATUSES_IGNORE, cr);
     MPI_Send(&sbuf, 1, MPI_INT, (rank + 1) % size, 5, MPI_COMM_WORLD);
@@ -151,9 +137,7 @@ int main(int argc, char **argv)
 {
     MPI_Request cr;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ompix_test_init(&argc, &argv);
     MPIX_Continue_init(MPI_INFO_NULL, &cr);
 
     collectives(cr);

@@ -10,8 +10,6 @@
 #include "ompix_test.h"
 #include <string.h>
 
-static int rank, size, right, left;
-
 typedef struct {
     int ran;
     int expect_tag;
@@ -91,10 +89,6 @@ static void ignore_and_null(void)
     MPI_Request_free(&cr);
 }
 
-/* A completed request: a generalized request completed before attaching. */
-static int gq(void *e, MPI_Status *s) { (void)e; MPI_Status_set_elements(s, MPI_INT, 0); s->MPI_SOURCE = MPI_UNDEFINED; s->MPI_TAG = MPI_UNDEFINED; s->MPI_ERROR = MPI_SUCCESS; MPI_Status_set_cancelled(s, 0); return MPI_SUCCESS; }
-static int gf(void *e) { (void)e; return MPI_SUCCESS; }
-static int gc(void *e, int c) { (void)e; (void)c; return MPI_SUCCESS; }
 
 static void immediate(void)
 {
@@ -103,23 +97,21 @@ static void immediate(void)
     int flag;
 
     MPIX_Continue_init(MPI_INFO_NULL, &cr);
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
-    MPI_Grequest_complete(g);
+    g = completed_grequest();
     CHECK(MPI_SUCCESS == MPIX_Continue(&g, count_cb, &c, MPIX_CONT_IMMEDIATE, MPI_STATUS_IGNORE, cr));
     CHECK(1 == c.ran);                       /* ran inside the call */
     CHECK(MPI_SUCCESS == MPI_Test(&cr, &flag, MPI_STATUS_IGNORE));
     CHECK(flag);
 
     /* without IMMEDIATE it is queued, and runs from Test on cr */
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
-    MPI_Grequest_complete(g);
+    g = completed_grequest();
     CHECK(MPI_SUCCESS == MPIX_Continue(&g, count_cb, &c, 0, MPI_STATUS_IGNORE, cr));
     CHECK(1 == c.ran);
     CHECK(MPI_SUCCESS == MPI_Wait(&cr, MPI_STATUS_IGNORE));
     CHECK(2 == c.ran);
 
     /* IMMEDIATE with an incomplete request: queued, never inline */
-    MPI_Grequest_start(gq, gf, gc, NULL, &g);
+    g = grequest();
     MPI_Request gsave = g;
     CHECK(MPI_SUCCESS == MPIX_Continue(&g, count_cb, &c, MPIX_CONT_IMMEDIATE, MPI_STATUS_IGNORE, cr));
     CHECK(2 == c.ran);
@@ -265,11 +257,7 @@ static void cont_on_cont(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    right = (rank + 1) % size;
-    left = (rank + size - 1) % size;
+    ompix_test_init(&argc, &argv);
 
     ring_rounds();
     ignore_and_null();

@@ -9,8 +9,6 @@
  */
 #include "ompix_test.h"
 
-static int rank, size, right, left;
-
 typedef struct {
     int ran;
     int bad;
@@ -203,11 +201,7 @@ static void persistent_collective(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    right = (rank + 1) % size;
-    left = (rank + size - 1) % size;
+    ompix_test_init(&argc, &argv);
 
     restarts();
     restart_from_callback();

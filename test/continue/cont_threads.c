@@ -14,7 +14,6 @@
 #define NTHREADS 4
 #define NITER 10000
 
-static int rank, size;
 static MPI_Request shared_cr;
 static atomic_int total_ran;
 

@@ -51,6 +51,48 @@ static inline int err_class(int rc)
         }                                                                     \
     } while (0)
 
+/* This rank, the communicator size and the ring neighbours in
+ * MPI_COMM_WORLD, set by ompix_test_init. */
+static int rank, size, left, right;
+
+static inline void ompix_test_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    right = (rank + 1) % size;
+    left = (rank + size - 1) % size;
+}
+
+/* A generalized request whose status reports 3 MPI_INT elements from
+ * source 42 with tag 43; complete it with MPI_Grequest_complete. */
+static inline int ompix_test_gquery(void *extra, MPI_Status *st)
+{
+    (void)extra;
+    MPI_Status_set_elements(st, MPI_INT, 3);
+    MPI_Status_set_cancelled(st, 0);
+    st->MPI_SOURCE = 42;
+    st->MPI_TAG = 43;
+    st->MPI_ERROR = MPI_SUCCESS;
+    return MPI_SUCCESS;
+}
+static inline int ompix_test_gfree(void *extra) { (void)extra; return MPI_SUCCESS; }
+static inline int ompix_test_gcancel(void *extra, int done) { (void)extra; (void)done; return MPI_SUCCESS; }
+
+static inline MPI_Request grequest(void)
+{
+    MPI_Request g;
+    MPI_Grequest_start(ompix_test_gquery, ompix_test_gfree, ompix_test_gcancel, NULL, &g);
+    return g;
+}
+
+static inline MPI_Request completed_grequest(void)
+{
+    MPI_Request g = grequest();
+    MPI_Grequest_complete(g);
+    return g;
+}
+
 /* Finalizes MPI and returns the process exit status: 0 only if no rank
  * recorded a failure. */
 static inline int ompix_test_finish(const char *name)
