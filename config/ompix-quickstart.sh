@@ -38,7 +38,7 @@ cd _build
 # shellcheck disable=SC2086
 ../configure -q ${OMPIX_CONFIGURE_FLAGS:-}
 make -s -j"$(nproc)"
-make -s install
+make -s install >/dev/null
 command -v ldconfig >/dev/null && ldconfig || true
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

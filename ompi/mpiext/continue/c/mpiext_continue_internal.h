@@ -122,7 +122,12 @@ void ompix_cont_watch_remove(ompix_cont_op_t *op);
 
 /* mpiext_continue_wait.c: Open MPI's test/wait functions, wrapped so that
  * polling a continuation request runs its continuations. */
-extern __thread ompix_cont_request_t *ompix_cont_polled;
+/* Thread-local state is read on every Test/Wait and progress call: the
+ * initial-exec model avoids a __tls_get_addr call each time (these few
+ * bytes always fit the static TLS reserve, even when dlopen'ed). */
+#define OMPIX_TLS __thread __attribute__((tls_model("initial-exec")))
+
+extern OMPIX_TLS ompix_cont_request_t *ompix_cont_polled;
 void ompix_cont_wait_install(void);
 void ompix_cont_wait_uninstall(void);
 

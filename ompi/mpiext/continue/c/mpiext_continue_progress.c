@@ -25,7 +25,7 @@ ompix_cont_global_t ompix_cont_global = { .initialized = false };
 
 /* Continuations run from opal_progress are not drained again by a nested
  * progress call inside a callback: that would recurse without bound. */
-static __thread int progress_depth = 0;
+static OMPIX_TLS int progress_depth = 0;
 
 /* Most continuations one progress call runs, so that a flood of ready
  * continuations does not starve the rest of the progress engine. */

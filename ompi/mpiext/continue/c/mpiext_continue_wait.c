@@ -17,7 +17,7 @@
 
 /* The continuation request this thread is polling: the progress callback
  * leaves its continuations to the poller, which counts them for max_poll. */
-__thread ompix_cont_request_t *ompix_cont_polled = NULL;
+OMPIX_TLS ompix_cont_request_t *ompix_cont_polled = NULL;
 
 #define ORIG (ompix_cont_global.orig_fns)
 
