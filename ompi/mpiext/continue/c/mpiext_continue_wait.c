@@ -47,6 +47,25 @@ static bool failed_done(ompi_request_t *req)
         && MPI_ERR_IN_STATUS == req->req_status.MPI_ERROR;
 }
 
+/* MPI_ERR_IN_STATUS if one of the n requests reqs[idx[k]] (reqs[k] when
+ * idx is NULL) is a continuation request that just completed with a
+ * failure; its status statuses[k] then says so too. */
+static int report_failed(size_t n, ompi_request_t **reqs, const int *idx,
+                         ompi_status_public_t *statuses)
+{
+    int rc = OMPI_SUCCESS;
+
+    for (size_t k = 0; k < n; ++k) {
+        if (failed_done(reqs[NULL == idx ? k : (size_t) idx[k]])) {
+            rc = MPI_ERR_IN_STATUS;
+            if (MPI_STATUSES_IGNORE != statuses) {
+                statuses[k].MPI_ERROR = MPI_ERR_IN_STATUS;
+            }
+        }
+    }
+    return rc;
+}
+
 static bool any_cont_request(size_t count, ompi_request_t **reqs)
 {
     for (size_t i = 0; i < count; ++i) {
@@ -103,12 +122,8 @@ static int cont_test_any(size_t count, ompi_request_t **reqs, int *index,
     }
     drain_all(count, reqs);
     rc = ORIG.req_test_any(count, reqs, index, completed, status);
-    if (OMPI_SUCCESS == rc && *completed && MPI_UNDEFINED != *index
-        && failed_done(reqs[*index])) {
-        rc = MPI_ERR_IN_STATUS;
-        if (MPI_STATUS_IGNORE != status) {
-            status->MPI_ERROR = MPI_ERR_IN_STATUS;
-        }
+    if (OMPI_SUCCESS == rc && *completed && MPI_UNDEFINED != *index) {
+        rc = report_failed(1, reqs, index, status);
     }
     if (OMPI_SUCCESS != rc) {
         mark_delivery(count, reqs);
@@ -126,15 +141,8 @@ static int cont_test_all(size_t count, ompi_request_t **reqs, int *completed,
     }
     drain_all(count, reqs);
     rc = ORIG.req_test_all(count, reqs, completed, statuses);
-    for (size_t i = 0; OMPI_SUCCESS == rc && *completed && i < count; ++i) {
-        if (failed_done(reqs[i])) {
-            rc = MPI_ERR_IN_STATUS;
-        }
-    }
-    for (size_t i = 0; MPI_ERR_IN_STATUS == rc && MPI_STATUSES_IGNORE != statuses && i < count; ++i) {
-        if (failed_done(reqs[i])) {
-            statuses[i].MPI_ERROR = MPI_ERR_IN_STATUS;
-        }
+    if (OMPI_SUCCESS == rc && *completed) {
+        rc = report_failed(count, reqs, NULL, statuses);
     }
     if (OMPI_SUCCESS != rc) {
         mark_delivery(count, reqs);
@@ -152,16 +160,8 @@ static int cont_test_some(size_t count, ompi_request_t **reqs, int *outcount,
     }
     drain_all(count, reqs);
     rc = ORIG.req_test_some(count, reqs, outcount, indices, statuses);
-    for (int k = 0; OMPI_SUCCESS == rc && MPI_UNDEFINED != *outcount && k < *outcount; ++k) {
-        if (failed_done(reqs[indices[k]])) {
-            rc = MPI_ERR_IN_STATUS;
-        }
-    }
-    for (int k = 0; MPI_ERR_IN_STATUS == rc && MPI_STATUSES_IGNORE != statuses
-                    && MPI_UNDEFINED != *outcount && k < *outcount; ++k) {
-        if (failed_done(reqs[indices[k]])) {
-            statuses[k].MPI_ERROR = MPI_ERR_IN_STATUS;
-        }
+    if (OMPI_SUCCESS == rc && MPI_UNDEFINED != *outcount) {
+        rc = report_failed((size_t) *outcount, reqs, indices, statuses);
     }
     if (OMPI_SUCCESS != rc) {
         mark_delivery(count, reqs);
