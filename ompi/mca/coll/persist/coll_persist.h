@@ -1,0 +1,119 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * coll/persist: persistent collectives planned once.  MPIX_<coll>_init
+ * builds a schedule (rounds of persistent point-to-point requests, each
+ * followed by local copies and reductions), allocates every buffer and
+ * creates every request; MPI_Start only resets a round counter, does the
+ * local copies of the first step and starts round 0.  Rounds advance from
+ * a progress callback.
+ */
+#ifndef MCA_COLL_PERSIST_H
+#define MCA_COLL_PERSIST_H
+
+#include "ompi_config.h"
+
+#include "mpi.h"
+#include "opal/class/opal_list.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_base_util.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/op/op.h"
+#include "ompi/request/request.h"
+
+BEGIN_C_DECLS
+
+/* A local step between rounds: dst = src (copy) or dst = src op dst. */
+typedef enum {
+    MCA_COLL_PERSIST_COPY,
+    MCA_COLL_PERSIST_REDUCE
+} mca_coll_persist_action_kind_t;
+
+typedef struct {
+    mca_coll_persist_action_kind_t kind;
+    void *src;
+    void *dst;
+    int count;
+    ompi_datatype_t *dtype;
+    ompi_op_t *op;
+} mca_coll_persist_action_t;
+
+typedef struct {
+    int req_begin, req_end;               /* requests this round starts */
+    int act_begin, act_end;               /* actions once they completed */
+} mca_coll_persist_round_t;
+
+/* A planned collective.  Actions [0, pre_actions) run at MPI_Start before
+ * round 0. */
+typedef struct {
+    ompi_coll_base_nbc_request_t super;   /* first: Open MPI's retain_op casts to it */
+    opal_list_item_t active_item;         /* in the component's active list */
+    ompi_communicator_t *comm;
+    int tag;
+    int nrounds, round;                   /* round: the one in flight */
+    int nreqs, nactions, pre_actions;
+    mca_coll_persist_round_t *rounds;
+    ompi_request_t **reqs;
+    mca_coll_persist_action_t *actions;
+    void *tmp;                            /* scratch buffers, one block */
+    ompi_op_t *op;                        /* retained */
+    ompi_datatype_t *dtype;               /* retained */
+} mca_coll_persist_request_t;
+OBJ_CLASS_DECLARATION(mca_coll_persist_request_t);
+
+typedef struct {
+    mca_coll_base_module_t super;
+} mca_coll_persist_module_t;
+OBJ_CLASS_DECLARATION(mca_coll_persist_module_t);
+
+typedef struct {
+    mca_coll_base_component_2_0_0_t super;
+    int priority;
+    opal_list_t active;                   /* started, not yet complete */
+    opal_mutex_t lock;
+    bool progress_registered;
+} mca_coll_persist_component_t;
+
+OMPI_MODULE_DECLSPEC extern mca_coll_persist_component_t mca_coll_persist_component;
+
+/* Schedule building (coll_persist_sched.c). */
+typedef struct {
+    mca_coll_persist_request_t *req;
+    int cap_reqs, cap_actions, cap_rounds;
+} mca_coll_persist_builder_t;
+
+int mca_coll_persist_request_new(ompi_communicator_t *comm, ompi_op_t *op,
+                                 ompi_datatype_t *dtype, size_t tmp_bytes,
+                                 mca_coll_persist_builder_t *b);
+int mca_coll_persist_round(mca_coll_persist_builder_t *b);
+int mca_coll_persist_send(mca_coll_persist_builder_t *b, const void *buf, int count,
+                          ompi_datatype_t *dtype, int peer);
+int mca_coll_persist_recv(mca_coll_persist_builder_t *b, void *buf, int count,
+                          ompi_datatype_t *dtype, int peer);
+int mca_coll_persist_action(mca_coll_persist_builder_t *b, mca_coll_persist_action_kind_t kind,
+                            const void *src, void *dst, int count, ompi_datatype_t *dtype,
+                            ompi_op_t *op);
+int mca_coll_persist_finish(mca_coll_persist_builder_t *b, ompi_request_t **request);
+void mca_coll_persist_abandon(mca_coll_persist_builder_t *b);
+
+/* Engine (coll_persist_request.c). */
+int mca_coll_persist_progress(void);
+
+/* Collectives. */
+int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                  ompi_request_t **request,
+                                  struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *datatype,
+                                int root, struct ompi_communicator_t *comm,
+                                struct ompi_info_t *info, ompi_request_t **request,
+                                struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                    ompi_request_t **request,
+                                    struct mca_coll_base_module_2_3_0_t *module);
+
+END_C_DECLS
+
+#endif

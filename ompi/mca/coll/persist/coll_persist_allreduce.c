@@ -1,0 +1,105 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Allreduce by recursive doubling on the largest power of two pof2 <= p.
+ * The first 2*(p - pof2) ranks fold in pairs before and unfold after.  The
+ * reduction order is the rank order throughout (a lower partner's data
+ * always goes on the left), so non-commutative operations are correct.
+ * The user's receive buffer accumulates; one scratch buffer receives.
+ */
+#include "ompi_config.h"
+
+#include "coll_persist.h"
+
+/* acc = partner op acc when the partner is lower, else acc = acc op partner
+ * (through the scratch buffer, which then holds the result to copy back). */
+static int combine(mca_coll_persist_builder_t *b, bool partner_lower, void *acc, void *tmp,
+                   int count, ompi_datatype_t *dtype, ompi_op_t *op)
+{
+    int rc;
+    if (partner_lower || ompi_op_is_commute(op)) {
+        return mca_coll_persist_action(b, MCA_COLL_PERSIST_REDUCE, tmp, acc, count, dtype, op);
+    }
+    rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_REDUCE, acc, tmp, count, dtype, op);
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, tmp, acc, count, dtype, NULL);
+    }
+    return rc;
+}
+
+int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                    ompi_request_t **request,
+                                    struct mca_coll_base_module_2_3_0_t *module)
+{
+    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
+    int pof2 = 1, rem, newrank;
+    ptrdiff_t lb, extent, true_lb, true_extent;
+    mca_coll_persist_builder_t b;
+    char *tmp;
+    int rc;
+
+    (void) info;
+    (void) module;
+    while (pof2 * 2 <= size) {
+        pof2 *= 2;
+    }
+    rem = size - pof2;
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
+    size_t tmp_bytes = (size_t) true_extent + (size_t) (count > 0 ? count - 1 : 0) * extent;
+    rc = mca_coll_persist_request_new(comm, op, dtype, size > 1 ? tmp_bytes : 0, &b);
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(&b);
+        return rc;
+    }
+    tmp = (char *) b.req->tmp - true_lb;
+
+    if (MPI_IN_PLACE != sbuf) {
+        rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, sbuf, rbuf, count, dtype, NULL);
+    }
+
+    /* Fold: even ranks below 2*rem hand their data to the odd rank above. */
+    newrank = rank < 2 * rem ? (rank % 2 ? rank / 2 : -1) : rank - rem;
+    if (OMPI_SUCCESS == rc && rank < 2 * rem) {
+        rc = mca_coll_persist_round(&b);
+        if (OMPI_SUCCESS == rc && 0 == rank % 2) {
+            rc = mca_coll_persist_send(&b, rbuf, count, dtype, rank + 1);
+        } else if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_recv(&b, tmp, count, dtype, rank - 1);
+            if (OMPI_SUCCESS == rc) {
+                rc = combine(&b, true, rbuf, tmp, count, dtype, op);
+            }
+        }
+    }
+
+    for (int mask = 1; OMPI_SUCCESS == rc && -1 != newrank && mask < pof2; mask <<= 1) {
+        int newpeer = newrank ^ mask;
+        int peer = newpeer < rem ? 2 * newpeer + 1 : newpeer + rem;
+        rc = mca_coll_persist_round(&b);
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_recv(&b, tmp, count, dtype, peer);
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_send(&b, rbuf, count, dtype, peer);
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = combine(&b, peer < rank, rbuf, tmp, count, dtype, op);
+        }
+    }
+
+    /* Unfold: the odd ranks return the result to their even partners. */
+    if (OMPI_SUCCESS == rc && rank < 2 * rem) {
+        rc = mca_coll_persist_round(&b);
+        if (OMPI_SUCCESS == rc) {
+            rc = rank % 2 ? mca_coll_persist_send(&b, rbuf, count, dtype, rank - 1)
+                          : mca_coll_persist_recv(&b, rbuf, count, dtype, rank + 1);
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(&b);
+        return rc;
+    }
+    return mca_coll_persist_finish(&b, request);
+}

@@ -1,0 +1,37 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Barrier by dissemination: in round k every rank sends an empty message
+ * 2^k ranks ahead and receives one from 2^k ranks behind; ceil(log2 p)
+ * rounds for any p.
+ */
+#include "ompi_config.h"
+
+#include "coll_persist.h"
+
+int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                  ompi_request_t **request,
+                                  struct mca_coll_base_module_2_3_0_t *module)
+{
+    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
+    mca_coll_persist_builder_t b;
+    int rc;
+
+    (void) info;
+    (void) module;
+    rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
+    for (int dist = 1; OMPI_SUCCESS == rc && dist < size; dist <<= 1) {
+        rc = mca_coll_persist_round(&b);
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_recv(&b, NULL, 0, MPI_BYTE, (rank - dist + size) % size);
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_send(&b, NULL, 0, MPI_BYTE, (rank + dist) % size);
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(&b);
+        return rc;
+    }
+    return mca_coll_persist_finish(&b, request);
+}

@@ -1,0 +1,119 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Component: its MCA parameters, and the module it gives each
+ * intra-communicator.  The module fills only persistent-collective (*_init)
+ * slots, so blocking and nonblocking collectives stay with the stock
+ * components; slots it leaves empty are served by libnbc.
+ */
+#include "ompi_config.h"
+
+#include "opal/runtime/opal_progress.h"
+#include "ompi/mca/coll/base/base.h"
+
+#include "coll_persist.h"
+
+const char *mca_coll_persist_component_version_string =
+    "ompix persist collective MCA component version " OMPI_VERSION;
+
+static int persist_register(void);
+static int persist_open(void);
+static int persist_close(void);
+static int persist_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+static mca_coll_base_module_t *persist_comm_query(struct ompi_communicator_t *comm,
+                                                  int *priority);
+
+mca_coll_persist_component_t mca_coll_persist_component = {
+    .super = {
+        .collm_version = {
+            MCA_COLL_BASE_VERSION_2_0_0,
+            .mca_component_name = "persist",
+            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                                  OMPI_RELEASE_VERSION),
+            .mca_open_component = persist_open,
+            .mca_close_component = persist_close,
+            .mca_register_component_params = persist_register,
+        },
+        .collm_data = {
+            MCA_BASE_METADATA_PARAM_CHECKPOINT
+        },
+        .collm_init_query = persist_init_query,
+        .collm_comm_query = persist_comm_query,
+    },
+    .priority = 40,
+};
+
+static int persist_register(void)
+{
+    (void) mca_base_component_var_register(
+        &mca_coll_persist_component.super.collm_version, "priority",
+        "Priority of coll persist. It only fills the persistent-collective (MPIX_*_init) "
+        "slots, so any value above coll libnbc's (10) makes it serve them; 0 or "
+        "--mca coll ^persist turns it off",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &mca_coll_persist_component.priority);
+    return OMPI_SUCCESS;
+}
+
+static int persist_open(void)
+{
+    OBJ_CONSTRUCT(&mca_coll_persist_component.active, opal_list_t);
+    OBJ_CONSTRUCT(&mca_coll_persist_component.lock, opal_mutex_t);
+    mca_coll_persist_component.progress_registered = false;
+    return OMPI_SUCCESS;
+}
+
+static int persist_close(void)
+{
+    if (mca_coll_persist_component.progress_registered) {
+        opal_progress_unregister(mca_coll_persist_progress);
+        mca_coll_persist_component.progress_registered = false;
+    }
+    OBJ_DESTRUCT(&mca_coll_persist_component.active);
+    OBJ_DESTRUCT(&mca_coll_persist_component.lock);
+    return OMPI_SUCCESS;
+}
+
+static int persist_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+{
+    (void) enable_progress_threads;
+    (void) enable_mpi_threads;
+    return OMPI_SUCCESS;
+}
+
+static int persist_module_enable(mca_coll_base_module_t *module,
+                                 struct ompi_communicator_t *comm)
+{
+    (void) module;
+    (void) comm;
+    OPAL_THREAD_LOCK(&mca_coll_persist_component.lock);
+    if (!mca_coll_persist_component.progress_registered) {
+        opal_progress_register(mca_coll_persist_progress);
+        mca_coll_persist_component.progress_registered = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_coll_persist_component.lock);
+    return OMPI_SUCCESS;
+}
+
+static mca_coll_base_module_t *persist_comm_query(struct ompi_communicator_t *comm,
+                                                  int *priority)
+{
+    mca_coll_persist_module_t *module;
+
+    /* Inter-communicators: decline, so the stock component serves them. */
+    if (OMPI_COMM_IS_INTER(comm) || mca_coll_persist_component.priority <= 0) {
+        return NULL;
+    }
+    module = OBJ_NEW(mca_coll_persist_module_t);
+    if (NULL == module) {
+        return NULL;
+    }
+    *priority = mca_coll_persist_component.priority;
+    module->super.coll_module_enable = persist_module_enable;
+    module->super.coll_barrier_init = mca_coll_persist_barrier_init;
+    module->super.coll_bcast_init = mca_coll_persist_bcast_init;
+    module->super.coll_allreduce_init = mca_coll_persist_allreduce_init;
+    return &module->super;
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_persist_module_t, mca_coll_base_module_t, NULL, NULL);

@@ -1,0 +1,210 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The persistent collective request and the engine that replays its
+ * schedule: MPI_Start runs the start-time actions and starts round 0;
+ * each time a round's point-to-point requests have completed, its actions
+ * run and the next round starts, from MPI_Start itself while rounds finish
+ * at once and from the progress callback otherwise.  Nothing here
+ * allocates.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "ompi/mca/pml/pml.h"
+#include "opal/runtime/opal_progress.h"
+
+#include "coll_persist.h"
+
+static void run_actions(mca_coll_persist_request_t *req, int begin, int end)
+{
+    for (int i = begin; i < end; ++i) {
+        mca_coll_persist_action_t *a = &req->actions[i];
+        if (MCA_COLL_PERSIST_COPY == a->kind) {
+            ompi_datatype_copy_content_same_ddt(a->dtype, a->count, a->dst, a->src);
+        } else {
+            ompi_op_reduce(a->op, a->src, a->dst, a->count, a->dtype);
+        }
+    }
+}
+
+/* True once every request of the round in flight is complete; they are
+ * then made inactive again, ready for the next start.  A failed one sets
+ * the collective's error. */
+static bool round_done(mca_coll_persist_request_t *req)
+{
+    mca_coll_persist_round_t *r = &req->rounds[req->round];
+
+    for (int i = r->req_begin; i < r->req_end; ++i) {
+        if (!REQUEST_COMPLETE(req->reqs[i])) {
+            return false;
+        }
+    }
+    for (int i = r->req_begin; i < r->req_end; ++i) {
+        ompi_request_t *p = req->reqs[i];
+        p->req_state = OMPI_REQUEST_INACTIVE;
+        if (MPI_SUCCESS != p->req_status.MPI_ERROR) {
+            req->super.super.req_status.MPI_ERROR = p->req_status.MPI_ERROR;
+        }
+    }
+    return true;
+}
+
+/* Moves through every round that can finish now.  Returns true when the
+ * collective is complete. */
+static bool advance(mca_coll_persist_request_t *req)
+{
+    for (;;) {
+        if (req->round >= 0) {
+            if (!round_done(req)) {
+                return false;
+            }
+            run_actions(req, req->rounds[req->round].act_begin, req->rounds[req->round].act_end);
+        }
+        if (++req->round == req->nrounds || MPI_SUCCESS != req->super.super.req_status.MPI_ERROR) {
+            return true;
+        }
+        mca_coll_persist_round_t *r = &req->rounds[req->round];
+        if (r->req_end > r->req_begin) {
+            int rc = MCA_PML_CALL(start(r->req_end - r->req_begin, &req->reqs[r->req_begin]));
+            if (OMPI_SUCCESS != rc) {
+                req->super.super.req_status.MPI_ERROR = rc;
+                return true;
+            }
+        }
+    }
+}
+
+static void complete(mca_coll_persist_request_t *req)
+{
+    ompi_request_complete(&req->super.super, true);
+}
+
+static int persist_start(size_t count, ompi_request_t **requests)
+{
+    mca_coll_persist_component_t *c = &mca_coll_persist_component;
+
+    for (size_t i = 0; i < count; ++i) {
+        mca_coll_persist_request_t *req = (mca_coll_persist_request_t *) requests[i];
+
+        if (OMPI_REQUEST_ACTIVE == req->super.super.req_state) {
+            return MPI_ERR_REQUEST;      /* started twice */
+        }
+        req->super.super.req_status = ompi_status_empty;
+        req->super.super.req_status.MPI_ERROR = MPI_SUCCESS;
+        req->super.super.req_complete = REQUEST_PENDING;
+        req->super.super.req_state = OMPI_REQUEST_ACTIVE;
+        req->round = -1;
+        run_actions(req, 0, req->pre_actions);
+        if (advance(req)) {
+            complete(req);
+            continue;
+        }
+        OPAL_THREAD_LOCK(&c->lock);
+        opal_list_append(&c->active, &req->active_item);
+        OPAL_THREAD_UNLOCK(&c->lock);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Completing a request may run callbacks that start or progress other
+ * collectives, so requests are taken off the list under the lock and
+ * completed after it, a batch at a time. */
+#define PERSIST_PROGRESS_BATCH 16
+
+int mca_coll_persist_progress(void)
+{
+    mca_coll_persist_component_t *c = &mca_coll_persist_component;
+    mca_coll_persist_request_t *done[PERSIST_PROGRESS_BATCH];
+    opal_list_item_t *item, *next;
+    int n = 0;
+
+    if (opal_list_is_empty(&c->active)) {
+        return 0;
+    }
+    if (opal_using_threads() && 0 != opal_mutex_trylock(&c->lock)) {
+        return 0;                        /* another thread is advancing them */
+    }
+    OPAL_LIST_FOREACH_SAFE(item, next, &c->active, opal_list_item_t) {
+        mca_coll_persist_request_t *req = (mca_coll_persist_request_t *)
+            ((char *) item - offsetof(mca_coll_persist_request_t, active_item));
+        if (advance(req)) {
+            opal_list_remove_item(&c->active, item);
+            done[n++] = req;
+            if (PERSIST_PROGRESS_BATCH == n) {
+                break;
+            }
+        }
+    }
+    if (opal_using_threads()) {
+        opal_mutex_unlock(&c->lock);
+    }
+    for (int i = 0; i < n; ++i) {
+        complete(done[i]);
+    }
+    return n;
+}
+
+static int persist_free(ompi_request_t **request)
+{
+    mca_coll_persist_request_t *req = (mca_coll_persist_request_t *) *request;
+
+    if (OMPI_REQUEST_ACTIVE == req->super.super.req_state && !REQUEST_COMPLETE(&req->super.super)) {
+        return MPI_ERR_REQUEST;          /* MPI-4: freeing an active one is erroneous */
+    }
+    OMPI_REQUEST_FINI(&req->super.super);
+    OBJ_RELEASE(req);
+    *request = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+static int persist_cancel(ompi_request_t *request, int complete_flag)
+{
+    (void) request;
+    (void) complete_flag;
+    return MPI_ERR_REQUEST;
+}
+
+static void request_construct(mca_coll_persist_request_t *req)
+{
+    OMPI_REQUEST_INIT(&req->super.super, true);
+    req->super.super.req_type = OMPI_REQUEST_COLL;
+    req->super.super.req_start = persist_start;
+    req->super.super.req_free = persist_free;
+    req->super.super.req_cancel = persist_cancel;
+    OBJ_CONSTRUCT(&req->active_item, opal_list_item_t);
+    req->comm = NULL;
+    req->tag = 0;
+    req->nrounds = req->nreqs = req->nactions = req->pre_actions = 0;
+    req->round = -1;
+    req->rounds = NULL;
+    req->reqs = NULL;
+    req->actions = NULL;
+    req->tmp = NULL;
+    req->op = NULL;
+    req->dtype = NULL;
+}
+
+static void request_destruct(mca_coll_persist_request_t *req)
+{
+    for (int i = 0; i < req->nreqs; ++i) {
+        if (MPI_REQUEST_NULL != req->reqs[i]) {
+            ompi_request_free(&req->reqs[i]);
+        }
+    }
+    free(req->reqs);
+    free(req->rounds);
+    free(req->actions);
+    free(req->tmp);
+    if (NULL != req->op) {
+        OBJ_RELEASE(req->op);
+    }
+    if (NULL != req->dtype) {
+        OBJ_RELEASE(req->dtype);
+    }
+    OBJ_DESTRUCT(&req->active_item);
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_persist_request_t, ompi_coll_base_nbc_request_t,
+                   request_construct, request_destruct);
