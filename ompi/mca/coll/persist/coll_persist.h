@@ -24,10 +24,12 @@
 
 BEGIN_C_DECLS
 
-/* A local step between rounds: dst = src (copy) or dst = src op dst. */
+/* A local step between rounds: dst = src (copy, same datatype), dst = src
+ * op dst (reduce), or src converted into dst's datatype (sndrcv). */
 typedef enum {
     MCA_COLL_PERSIST_COPY,
-    MCA_COLL_PERSIST_REDUCE
+    MCA_COLL_PERSIST_REDUCE,
+    MCA_COLL_PERSIST_SNDRCV
 } mca_coll_persist_action_kind_t;
 
 typedef struct {
@@ -37,6 +39,8 @@ typedef struct {
     int count;
     ompi_datatype_t *dtype;
     ompi_op_t *op;
+    int src_count;                        /* sndrcv: the source's own layout */
+    ompi_datatype_t *src_dtype;
 } mca_coll_persist_action_t;
 
 typedef struct {
@@ -94,6 +98,9 @@ int mca_coll_persist_recv(mca_coll_persist_builder_t *b, void *buf, int count,
 int mca_coll_persist_action(mca_coll_persist_builder_t *b, mca_coll_persist_action_kind_t kind,
                             const void *src, void *dst, int count, ompi_datatype_t *dtype,
                             ompi_op_t *op);
+int mca_coll_persist_action2(mca_coll_persist_builder_t *b, const void *src, int scount,
+                             ompi_datatype_t *sdtype, void *dst, int dcount,
+                             ompi_datatype_t *ddtype);
 int mca_coll_persist_finish(mca_coll_persist_builder_t *b, ompi_request_t **request);
 void mca_coll_persist_abandon(mca_coll_persist_builder_t *b);
 
@@ -108,6 +115,26 @@ int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *d
                                 int root, struct ompi_communicator_t *comm,
                                 struct ompi_info_t *info, ompi_request_t **request,
                                 struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                                    void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                    ompi_request_t **request,
+                                    struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                                   void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                                   struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                   ompi_request_t **request,
+                                   struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_persist_scan_init(const void *sbuf, void *rbuf, int count,
+                               struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                               struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                               ompi_request_t **request,
+                               struct mca_coll_base_module_2_3_0_t *module);
+int mca_coll_persist_exscan_init(const void *sbuf, void *rbuf, int count,
+                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                 struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                 ompi_request_t **request,
+                                 struct mca_coll_base_module_2_3_0_t *module);
 int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,

@@ -113,6 +113,10 @@ static mca_coll_base_module_t *persist_comm_query(struct ompi_communicator_t *co
     module->super.coll_barrier_init = mca_coll_persist_barrier_init;
     module->super.coll_bcast_init = mca_coll_persist_bcast_init;
     module->super.coll_allreduce_init = mca_coll_persist_allreduce_init;
+    module->super.coll_allgather_init = mca_coll_persist_allgather_init;
+    module->super.coll_alltoall_init = mca_coll_persist_alltoall_init;
+    module->super.coll_scan_init = mca_coll_persist_scan_init;
+    module->super.coll_exscan_init = mca_coll_persist_exscan_init;
     return &module->super;
 }
 

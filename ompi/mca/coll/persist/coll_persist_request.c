@@ -21,10 +21,16 @@ static void run_actions(mca_coll_persist_request_t *req, int begin, int end)
 {
     for (int i = begin; i < end; ++i) {
         mca_coll_persist_action_t *a = &req->actions[i];
-        if (MCA_COLL_PERSIST_COPY == a->kind) {
+        switch (a->kind) {
+        case MCA_COLL_PERSIST_COPY:
             ompi_datatype_copy_content_same_ddt(a->dtype, a->count, a->dst, a->src);
-        } else {
+            break;
+        case MCA_COLL_PERSIST_REDUCE:
             ompi_op_reduce(a->op, a->src, a->dst, a->count, a->dtype);
+            break;
+        case MCA_COLL_PERSIST_SNDRCV:
+            ompi_datatype_sndrcv(a->src, a->src_count, a->src_dtype, a->dst, a->count, a->dtype);
+            break;
         }
     }
 }

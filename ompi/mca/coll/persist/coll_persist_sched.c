@@ -153,7 +153,21 @@ int mca_coll_persist_action(mca_coll_persist_builder_t *b, mca_coll_persist_acti
     a->count = count;
     a->dtype = dtype;
     a->op = op;
+    a->src_count = count;
+    a->src_dtype = dtype;
     return OMPI_SUCCESS;
+}
+
+int mca_coll_persist_action2(mca_coll_persist_builder_t *b, const void *src, int scount,
+                             ompi_datatype_t *sdtype, void *dst, int dcount,
+                             ompi_datatype_t *ddtype)
+{
+    int rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_SNDRCV, src, dst, dcount, ddtype, NULL);
+    if (OMPI_SUCCESS == rc) {
+        b->req->actions[b->req->nactions - 1].src_count = scount;
+        b->req->actions[b->req->nactions - 1].src_dtype = sdtype;
+    }
+    return rc;
 }
 
 int mca_coll_persist_finish(mca_coll_persist_builder_t *b, ompi_request_t **request)
