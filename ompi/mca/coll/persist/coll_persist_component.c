@@ -117,6 +117,21 @@ static mca_coll_base_module_t *persist_comm_query(struct ompi_communicator_t *co
     module->super.coll_alltoall_init = mca_coll_persist_alltoall_init;
     module->super.coll_scan_init = mca_coll_persist_scan_init;
     module->super.coll_exscan_init = mca_coll_persist_exscan_init;
+    module->super.coll_gather_init = mca_coll_persist_gather_init;
+    module->super.coll_gatherv_init = mca_coll_persist_gatherv_init;
+    module->super.coll_scatter_init = mca_coll_persist_scatter_init;
+    module->super.coll_scatterv_init = mca_coll_persist_scatterv_init;
+    module->super.coll_allgatherv_init = mca_coll_persist_allgatherv_init;
+    module->super.coll_alltoallv_init = mca_coll_persist_alltoallv_init;
+    module->super.coll_alltoallw_init = mca_coll_persist_alltoallw_init;
+    module->super.coll_reduce_init = mca_coll_persist_reduce_init;
+    module->super.coll_reduce_scatter_init = mca_coll_persist_reduce_scatter_init;
+    module->super.coll_reduce_scatter_block_init = mca_coll_persist_reduce_scatter_block_init;
+    module->super.coll_neighbor_allgather_init = mca_coll_persist_neighbor_allgather_init;
+    module->super.coll_neighbor_allgatherv_init = mca_coll_persist_neighbor_allgatherv_init;
+    module->super.coll_neighbor_alltoall_init = mca_coll_persist_neighbor_alltoall_init;
+    module->super.coll_neighbor_alltoallv_init = mca_coll_persist_neighbor_alltoallv_init;
+    module->super.coll_neighbor_alltoallw_init = mca_coll_persist_neighbor_alltoallw_init;
     return &module->super;
 }
 

@@ -1,0 +1,177 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Gather and scatter along a binomial tree over ranks relative to the root
+ * (vrank).  A subtree's blocks travel as one message, in vrank order:
+ * inner ranks stage them in a scratch buffer, laid out with the datatype
+ * they know (a non-root rank only knows its own send or receive type; the
+ * type signatures match the root's by the MPI rules).  A root other than
+ * rank 0 reorders between vrank and rank order with two local copies.
+ */
+#include "ompi_config.h"
+
+#include "coll_persist.h"
+
+static ptrdiff_t extent_of(ompi_datatype_t *dtype)
+{
+    ptrdiff_t lb, extent;
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    return extent;
+}
+
+static size_t span(int n, ompi_datatype_t *dtype, ptrdiff_t *true_lb)
+{
+    ptrdiff_t true_extent;
+    ompi_datatype_get_true_extent(dtype, true_lb, &true_extent);
+    return n > 0 ? (size_t) true_extent + (size_t) (n - 1) * extent_of(dtype) : 0;
+}
+
+/* Size of vrank's subtree (its lowest set bit, capped by the ranks left). */
+static int subtree(int vrank, int size)
+{
+    int low = 0 == vrank ? size : (vrank & -vrank);
+    return low < size - vrank ? low : size - vrank;
+}
+
+/* Copies blocks between rank order (user buffer) and vrank order (staging
+ * buffer): vranks [0, size-root) are ranks [root, size), the rest [0, root). */
+static int reorder(mca_coll_persist_builder_t *b, bool to_vrank, void *user, void *stage,
+                   int count, ompi_datatype_t *dtype, int root, int size)
+{
+    char *u = user, *s = stage;
+    ptrdiff_t blk = count * extent_of(dtype);
+    int head = size - root, rc;
+    char *u_hi = u + root * blk, *s_lo = s, *u_lo = u, *s_hi = s + head * blk;
+
+    rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, to_vrank ? u_hi : s_lo,
+                                 to_vrank ? s_lo : u_hi, head * count, dtype, NULL);
+    if (OMPI_SUCCESS == rc && root > 0) {
+        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, to_vrank ? u_lo : s_hi,
+                                     to_vrank ? s_hi : u_lo, root * count, dtype, NULL);
+    }
+    return rc;
+}
+
+int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                                 void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                                 int root, struct ompi_communicator_t *comm,
+                                 struct ompi_info_t *info, ompi_request_t **request,
+                                 struct mca_coll_base_module_2_3_0_t *module)
+{
+    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
+    int vrank = (rank - root + size) % size, sub = subtree(vrank, size);
+    bool is_root = rank == root, direct = is_root && 0 == root;
+    /* what this rank stages: root in its receive type, others in their send type */
+    int cnt = is_root ? rcount : scount;
+    ompi_datatype_t *dt = is_root ? rdtype : sdtype;
+    ptrdiff_t true_lb = 0;
+    size_t bytes = (direct || 1 == sub) ? 0 : span(sub * cnt, dt, &true_lb);
+    mca_coll_persist_builder_t b;
+    char *stage;
+    int rc;
+
+    (void) info;
+    (void) module;
+    rc = mca_coll_persist_request_new(comm, NULL, dt, bytes, &b);
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(&b);
+        return rc;
+    }
+    stage = direct ? rbuf : (char *) b.req->tmp - true_lb;
+    /* own block at vrank offset 0 of the staging area */
+    if (is_root && MPI_IN_PLACE == sbuf) {
+        if (!direct) {
+            rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY,
+                                         (char *) rbuf + root * rcount * extent_of(rdtype),
+                                         stage, rcount, rdtype, NULL);
+        }
+    } else if (is_root) {
+        rc = mca_coll_persist_action2(&b, sbuf, scount, sdtype, stage, rcount, rdtype);
+    } else if (sub > 1) {
+        rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, sbuf, stage, scount, sdtype, NULL);
+    }
+    /* receive every child's subtree at once */
+    if (OMPI_SUCCESS == rc && sub > 1) {
+        rc = mca_coll_persist_round(&b);
+        for (int mask = 1; OMPI_SUCCESS == rc && mask < sub; mask <<= 1) {
+            int child = vrank + mask;
+            rc = mca_coll_persist_recv(&b, stage + mask * cnt * extent_of(dt),
+                                       subtree(child, size) * cnt, dt, (child + root) % size);
+        }
+    }
+    if (OMPI_SUCCESS == rc && !is_root) {
+        rc = mca_coll_persist_round(&b);
+        if (OMPI_SUCCESS == rc) {
+            int parent = (vrank - (vrank & -vrank) + root) % size;
+            rc = 1 == sub ? mca_coll_persist_send(&b, sbuf, scount, sdtype, parent)
+                          : mca_coll_persist_send(&b, stage, sub * scount, sdtype, parent);
+        }
+    }
+    if (OMPI_SUCCESS == rc && is_root && !direct) {
+        rc = reorder(&b, false, rbuf, stage, rcount, rdtype, root, size);
+    }
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(&b);
+        return rc;
+    }
+    return mca_coll_persist_finish(&b, request);
+}
+
+int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                                  void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                                  int root, struct ompi_communicator_t *comm,
+                                  struct ompi_info_t *info, ompi_request_t **request,
+                                  struct mca_coll_base_module_2_3_0_t *module)
+{
+    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
+    int vrank = (rank - root + size) % size, sub = subtree(vrank, size);
+    bool is_root = rank == root, direct = is_root && 0 == root;
+    int cnt = is_root ? scount : rcount;
+    ompi_datatype_t *dt = is_root ? sdtype : rdtype;
+    ptrdiff_t true_lb = 0;
+    size_t bytes = (direct || (!is_root && 1 == sub)) ? 0 : span(sub * cnt, dt, &true_lb);
+    mca_coll_persist_builder_t b;
+    char *stage;
+    int rc;
+
+    (void) info;
+    (void) module;
+    rc = mca_coll_persist_request_new(comm, NULL, dt, bytes, &b);
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(&b);
+        return rc;
+    }
+    stage = direct ? (char *) sbuf : (char *) b.req->tmp - true_lb;
+    if (is_root && !direct) {
+        rc = reorder(&b, true, (void *) sbuf, stage, scount, sdtype, root, size);
+    }
+    if (OMPI_SUCCESS == rc && !is_root) {
+        int parent = (vrank - (vrank & -vrank) + root) % size;
+        rc = mca_coll_persist_round(&b);
+        if (OMPI_SUCCESS == rc) {
+            rc = 1 == sub ? mca_coll_persist_recv(&b, rbuf, rcount, rdtype, parent)
+                          : mca_coll_persist_recv(&b, stage, sub * rcount, rdtype, parent);
+        }
+    }
+    if (OMPI_SUCCESS == rc && sub > 1) {
+        rc = mca_coll_persist_round(&b);
+        for (int mask = 1; OMPI_SUCCESS == rc && mask < sub; mask <<= 1) {
+            int child = vrank + mask;
+            rc = mca_coll_persist_send(&b, stage + mask * cnt * extent_of(dt),
+                                       subtree(child, size) * cnt, dt, (child + root) % size);
+        }
+        /* own block */
+        if (OMPI_SUCCESS == rc && is_root && MPI_IN_PLACE != rbuf) {
+            rc = mca_coll_persist_action2(&b, stage, scount, sdtype, rbuf, rcount, rdtype);
+        } else if (OMPI_SUCCESS == rc && !is_root) {
+            rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, stage, rbuf, rcount, rdtype, NULL);
+        }
+    } else if (OMPI_SUCCESS == rc && is_root && MPI_IN_PLACE != rbuf) {
+        rc = mca_coll_persist_action2(&b, stage, scount, sdtype, rbuf, rcount, rdtype);
+    }
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(&b);
+        return rc;
+    }
+    return mca_coll_persist_finish(&b, request);
+}
