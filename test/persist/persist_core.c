@@ -236,6 +236,11 @@ static void free_active(void)
 
 int main(int argc, char **argv)
 {
+#ifdef PERSIST_FORCE_ALGORITHM
+    /* every size through one algorithm (see persist_core_alg*.c) */
+    setenv("OMPI_MCA_coll_persist_bcast_algorithm", PERSIST_FORCE_ALGORITHM, 1);
+    setenv("OMPI_MCA_coll_persist_allreduce_algorithm", PERSIST_FORCE_ALGORITHM, 1);
+#endif
     ompix_test_init(&argc, &argv);
     orders_and_inactive();
     bcast_all();

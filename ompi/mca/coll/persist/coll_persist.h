@@ -71,9 +71,20 @@ typedef struct {
 } mca_coll_persist_module_t;
 OBJ_CLASS_DECLARATION(mca_coll_persist_module_t);
 
+/* Algorithm choices that MCA parameters can force (0: choose by size). */
+enum {
+    MCA_COLL_PERSIST_AUTO = 0,
+    MCA_COLL_PERSIST_BCAST_BINOMIAL = 1,
+    MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER = 2,
+    MCA_COLL_PERSIST_ALLREDUCE_RECURSIVE_DOUBLING = 1,
+    MCA_COLL_PERSIST_ALLREDUCE_RING = 2
+};
+
 typedef struct {
     mca_coll_base_component_2_0_0_t super;
     int priority;
+    int bcast_algorithm, allreduce_algorithm;
+    int bcast_large, allreduce_large;     /* bytes from which the large algorithm is used */
     opal_list_t active;                   /* started, not yet complete */
     opal_mutex_t lock;
     bool progress_registered;

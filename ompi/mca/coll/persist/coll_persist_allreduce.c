@@ -1,7 +1,9 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Allreduce by recursive doubling on the largest power of two pof2 <= p.
+ * Allreduce by recursive doubling on the largest power of two pof2 <= p
+ * (small messages, and any non-commutative operation), or by a ring
+ * (large messages, commutative operations).
  * The first 2*(p - pof2) ranks fold in pairs before and unfold after.  The
  * reduction order is the rank order throughout (a lower partner's data
  * always goes on the left), so non-commutative operations are correct.
@@ -27,12 +29,56 @@ static int combine(mca_coll_persist_builder_t *b, bool partner_lower, void *acc,
     return rc;
 }
 
+/* Large messages, commutative operations: ring reduce-scatter (p - 1
+ * rounds; after round k a rank has combined k + 2 contributions of chunk
+ * rank - k - 1), then ring allgather of the finished chunks. */
+static void chunk(int i, int count, int size, int *first, int *n)
+{
+    int base = count / size, extra = count % size;
+    *first = i * base + (i < extra ? i : extra);
+    *n = base + (i < extra ? 1 : 0);
+}
+
+static int ring(mca_coll_persist_builder_t *b, void *rbuf, char *tmp, int count,
+                ompi_datatype_t *dtype, ompi_op_t *op, int rank, int size)
+{
+    ptrdiff_t lb, ext;
+    int rc = OMPI_SUCCESS, right = (rank + 1) % size, left = (rank - 1 + size) % size;
+
+    ompi_datatype_get_extent(dtype, &lb, &ext);
+    for (int phase = 0; phase < 2; ++phase) {
+        for (int k = 0; OMPI_SUCCESS == rc && k < size - 1; ++k) {
+            /* reduce-scatter: send chunk r-k, combine chunk r-k-1;
+             * allgather: send chunk r+1-k, receive chunk r-k */
+            int out = ((0 == phase ? rank - k : rank + 1 - k) % size + size) % size;
+            int in = ((0 == phase ? rank - k - 1 : rank - k) % size + size) % size;
+            int of, on, inf, inn;
+            chunk(out, count, size, &of, &on);
+            chunk(in, count, size, &inf, &inn);
+            rc = mca_coll_persist_round(b);
+            if (OMPI_SUCCESS == rc && inn > 0) {
+                char *dst = (char *) rbuf + (ptrdiff_t) inf * ext;
+                rc = mca_coll_persist_recv(b, 0 == phase ? tmp : dst, inn, dtype, left);
+                if (OMPI_SUCCESS == rc && 0 == phase) {
+                    rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_REDUCE, tmp, dst, inn, dtype, op);
+                }
+            }
+            if (OMPI_SUCCESS == rc && on > 0) {
+                rc = mca_coll_persist_send(b, (char *) rbuf + (ptrdiff_t) of * ext, on, dtype, right);
+            }
+        }
+    }
+    return rc;
+}
+
 int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
                                     struct mca_coll_base_module_2_3_0_t *module)
 {
+    int algorithm = mca_coll_persist_component.allreduce_algorithm;
+    size_t bytes;
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int pof2 = 1, rem, newrank;
     ptrdiff_t lb, extent, true_lb, true_extent;
@@ -58,6 +104,23 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
 
     if (MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, sbuf, rbuf, count, dtype, NULL);
+    }
+    ompi_datatype_type_size(dtype, &bytes);
+    bytes *= (size_t) count;
+    if (MCA_COLL_PERSIST_AUTO == algorithm) {
+        algorithm = bytes >= (size_t) mca_coll_persist_component.allreduce_large
+                    ? MCA_COLL_PERSIST_ALLREDUCE_RING : MCA_COLL_PERSIST_ALLREDUCE_RECURSIVE_DOUBLING;
+    }
+    if (MCA_COLL_PERSIST_ALLREDUCE_RING == algorithm && ompi_op_is_commute(op) && size > 1
+        && count >= size) {
+        if (OMPI_SUCCESS == rc) {
+            rc = ring(&b, rbuf, tmp, count, dtype, op, rank, size);
+        }
+        if (OMPI_SUCCESS != rc) {
+            mca_coll_persist_abandon(&b);
+            return rc;
+        }
+        return mca_coll_persist_finish(&b, request);
     }
 
     /* Fold: even ranks below 2*rem hand their data to the odd rank above. */

@@ -1,13 +1,108 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Broadcast along a binomial tree rooted at root: receive from the parent,
- * then send to every child at once.  Works on the user's buffer directly,
- * for any datatype.
+ * Broadcast on the user's buffer, for any datatype: along a binomial tree
+ * (receive from the parent, then send to every child at once), or for
+ * large messages by scatter and ring allgather.
  */
 #include "ompi_config.h"
 
 #include "coll_persist.h"
+
+/* Elements [first, first + n) of chunk i when count is cut into size
+ * nearly equal chunks. */
+static void chunk(int i, int count, int size, int *first, int *n)
+{
+    int base = count / size, extra = count % size;
+    *first = i * base + (i < extra ? i : extra);
+    *n = base + (i < extra ? 1 : 0);
+}
+
+static char *elem(void *buf, int i, ompi_datatype_t *dtype)
+{
+    ptrdiff_t lb, extent;
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    return (char *) buf + (ptrdiff_t) i * extent;
+}
+
+static int binomial(mca_coll_persist_builder_t *b, void *buff, int count,
+                    ompi_datatype_t *datatype, int root, int rank, int size)
+{
+    int vrank = (rank - root + size) % size, mask = 1, rc = OMPI_SUCCESS;
+
+    /* The parent clears our lowest set bit. */
+    while (OMPI_SUCCESS == rc && mask < size) {
+        if (vrank & mask) {
+            rc = mca_coll_persist_round(b);
+            if (OMPI_SUCCESS == rc) {
+                rc = mca_coll_persist_recv(b, buff, count, datatype, (vrank - mask + root) % size);
+            }
+            break;
+        }
+        mask <<= 1;
+    }
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_persist_round(b);
+    }
+    for (mask >>= 1; OMPI_SUCCESS == rc && mask > 0; mask >>= 1) {
+        if (vrank + mask < size) {
+            rc = mca_coll_persist_send(b, buff, count, datatype, (vrank + mask + root) % size);
+        }
+    }
+    return rc;
+}
+
+/* Large messages: the root scatters chunk v to vrank v along a binomial
+ * tree (a subtree's chunks are contiguous in every rank's buffer, so no
+ * staging), then the chunks travel around a ring in p - 1 rounds. */
+static int scatter_allgather(mca_coll_persist_builder_t *b, void *buff, int count,
+                             ompi_datatype_t *dtype, int root, int rank, int size)
+{
+    int vrank = (rank - root + size) % size, rc = OMPI_SUCCESS;
+    int sub = 0 == vrank ? size : ((vrank & -vrank) < size - vrank ? (vrank & -vrank) : size - vrank);
+    int first, n, last_first, last_n;
+
+    /* my subtree's range of elements */
+    chunk(vrank, count, size, &first, &n);
+    chunk(vrank + sub - 1, count, size, &last_first, &last_n);
+    if (0 != vrank) {
+        rc = mca_coll_persist_round(b);
+        if (OMPI_SUCCESS == rc && last_first + last_n > first) {
+            rc = mca_coll_persist_recv(b, elem(buff, first, dtype), last_first + last_n - first,
+                                       dtype, (vrank - (vrank & -vrank) + root) % size);
+        }
+    }
+    if (OMPI_SUCCESS == rc && sub > 1) {
+        rc = mca_coll_persist_round(b);
+        for (int mask = 1; OMPI_SUCCESS == rc && mask < sub; mask <<= 1) {
+            int child = vrank + mask;
+            int csub = (child & -child) < size - child ? (child & -child) : size - child;
+            int cf, cn, lf, ln;
+            chunk(child, count, size, &cf, &cn);
+            chunk(child + csub - 1, count, size, &lf, &ln);
+            if (lf + ln > cf) {
+                rc = mca_coll_persist_send(b, elem(buff, cf, dtype), lf + ln - cf, dtype,
+                                           (child + root) % size);
+            }
+        }
+    }
+    for (int k = 0; OMPI_SUCCESS == rc && k < size - 1; ++k) {
+        int out = (vrank - k + size) % size, in = (vrank - k - 1 + size) % size;
+        int of, on, inf, inn;
+        chunk(out, count, size, &of, &on);
+        chunk(in, count, size, &inf, &inn);
+        rc = mca_coll_persist_round(b);
+        if (OMPI_SUCCESS == rc && inn > 0) {
+            rc = mca_coll_persist_recv(b, elem(buff, inf, dtype), inn, dtype,
+                                       ((vrank - 1 + size) % size + root) % size);
+        }
+        if (OMPI_SUCCESS == rc && on > 0) {
+            rc = mca_coll_persist_send(b, elem(buff, of, dtype), on, dtype,
+                                       ((vrank + 1) % size + root) % size);
+        }
+    }
+    return rc;
+}
 
 int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *datatype,
                                 int root, struct ompi_communicator_t *comm,
@@ -15,32 +110,24 @@ int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *d
                                 struct mca_coll_base_module_2_3_0_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
-    int vrank = (rank - root + size) % size, mask = 1;
+    int algorithm = mca_coll_persist_component.bcast_algorithm;
     mca_coll_persist_builder_t b;
+    size_t bytes;
     int rc;
 
     (void) info;
     (void) module;
+    ompi_datatype_type_size(datatype, &bytes);
+    bytes *= (size_t) count;
+    if (MCA_COLL_PERSIST_AUTO == algorithm) {
+        algorithm = bytes >= (size_t) mca_coll_persist_component.bcast_large && size > 2
+                    ? MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER : MCA_COLL_PERSIST_BCAST_BINOMIAL;
+    }
     rc = mca_coll_persist_request_new(comm, NULL, datatype, 0, &b);
-    /* The parent clears our lowest set bit. */
-    while (OMPI_SUCCESS == rc && mask < size) {
-        if (vrank & mask) {
-            rc = mca_coll_persist_round(&b);
-            if (OMPI_SUCCESS == rc) {
-                rc = mca_coll_persist_recv(&b, buff, count, datatype,
-                                           (vrank - mask + root) % size);
-            }
-            break;
-        }
-        mask <<= 1;
-    }
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_persist_round(&b);
-    }
-    for (mask >>= 1; OMPI_SUCCESS == rc && mask > 0; mask >>= 1) {
-        if (vrank + mask < size) {
-            rc = mca_coll_persist_send(&b, buff, count, datatype, (vrank + mask + root) % size);
-        }
+        rc = MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER == algorithm
+             ? scatter_allgather(&b, buff, count, datatype, root, rank, size)
+             : binomial(&b, buff, count, datatype, root, rank, size);
     }
     if (OMPI_SUCCESS != rc) {
         mca_coll_persist_abandon(&b);

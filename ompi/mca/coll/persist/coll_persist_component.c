@@ -41,6 +41,10 @@ mca_coll_persist_component_t mca_coll_persist_component = {
         .collm_comm_query = persist_comm_query,
     },
     .priority = 40,
+    .bcast_algorithm = MCA_COLL_PERSIST_AUTO,
+    .allreduce_algorithm = MCA_COLL_PERSIST_AUTO,
+    .bcast_large = 128 * 1024,
+    .allreduce_large = 64 * 1024,
 };
 
 static int persist_register(void)
@@ -52,6 +56,31 @@ static int persist_register(void)
         "--mca coll ^persist turns it off",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &mca_coll_persist_component.priority);
+    (void) mca_base_component_var_register(
+        &mca_coll_persist_component.super.collm_version, "bcast_algorithm",
+        "Persistent broadcast algorithm: 0 choose by message size (see bcast_large), "
+        "1 binomial tree, 2 binomial scatter then ring allgather",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &mca_coll_persist_component.bcast_algorithm);
+    (void) mca_base_component_var_register(
+        &mca_coll_persist_component.super.collm_version, "bcast_large",
+        "Message size in bytes from which the automatic choice broadcasts by scatter "
+        "and allgather instead of a binomial tree",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &mca_coll_persist_component.bcast_large);
+    (void) mca_base_component_var_register(
+        &mca_coll_persist_component.super.collm_version, "allreduce_algorithm",
+        "Persistent allreduce algorithm: 0 choose by message size and operation (see "
+        "allreduce_large), 1 recursive doubling, 2 ring reduce-scatter then ring allgather "
+        "(commutative operations only; others use recursive doubling)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &mca_coll_persist_component.allreduce_algorithm);
+    (void) mca_base_component_var_register(
+        &mca_coll_persist_component.super.collm_version, "allreduce_large",
+        "Message size in bytes from which the automatic choice uses the ring allreduce "
+        "for commutative operations",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+        &mca_coll_persist_component.allreduce_large);
     return OMPI_SUCCESS;
 }
 
