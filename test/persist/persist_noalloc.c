@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=1,2,4 tls=shm,tcp pml=ob1,ucx timeout=120
+ * ompix-test: np=1,2,4 tls=shm,tcp pml=ob1,ucx timeout=120 mca="coll_persist_priority 40"
  *
  * MPI_Start of a planned collective allocates nothing: every malloc,
  * calloc and realloc called from coll/persist's code is counted (this

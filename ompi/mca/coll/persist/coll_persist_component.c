@@ -40,7 +40,9 @@ mca_coll_persist_component_t mca_coll_persist_component = {
         .collm_init_query = persist_init_query,
         .collm_comm_query = persist_comm_query,
     },
-    .priority = 40,
+    /* Opt-in until its small-message starts beat coll libnbc's (see
+     * README): --mca coll_persist_priority 40 selects it. */
+    .priority = 0,
     .bcast_algorithm = MCA_COLL_PERSIST_AUTO,
     .allreduce_algorithm = MCA_COLL_PERSIST_AUTO,
     .bcast_large = 128 * 1024,
@@ -52,8 +54,8 @@ static int persist_register(void)
     (void) mca_base_component_var_register(
         &mca_coll_persist_component.super.collm_version, "priority",
         "Priority of coll persist. It only fills the persistent-collective (MPIX_*_init) "
-        "slots, so any value above coll libnbc's (10) makes it serve them; 0 or "
-        "--mca coll ^persist turns it off",
+        "slots, so any value above coll libnbc's (10), e.g. 40, makes it serve them; 0 (the "
+        "default for now) or --mca coll ^persist leaves them to libnbc",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
         &mca_coll_persist_component.priority);
     (void) mca_base_component_var_register(

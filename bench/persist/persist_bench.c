@@ -1,0 +1,116 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Persistent collectives: start+wait latency of the persistent collective
+ * (whichever coll component serves MPIX_*_init in this run) against the
+ * blocking collective, interleaved repetition by repetition.  Prints
+ * "RESULT <metric> us <persistent-median> <blocking-median>".
+ *
+ *   persist_bench latency             allreduce_8B bcast_8B barrier allreduce_1MiB bcast_1MiB
+ *   persist_bench instr N persistent|blocking   N allreduce_8B, for callgrind
+ */
+#include <mpi.h>
+#include <mpi-ext.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPS 15
+
+static int rank;
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v)
+{
+    qsort(v, REPS, sizeof(*v), cmp);
+    return v[REPS / 2];
+}
+
+typedef enum { ALLREDUCE, BCAST, BARRIER } kind_t;
+
+static void one(kind_t kind, int blocking, MPI_Request req, double *sbuf, double *rbuf, int n)
+{
+    if (!blocking) {
+        MPI_Start(&req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (ALLREDUCE == kind) {
+        MPI_Allreduce(sbuf, rbuf, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    } else if (BCAST == kind) {
+        MPI_Bcast(sbuf, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    } else {
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+}
+
+static MPI_Request init(kind_t kind, double *sbuf, double *rbuf, int n)
+{
+    MPI_Request req;
+    if (ALLREDUCE == kind) {
+        MPIX_Allreduce_init(sbuf, rbuf, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    } else if (BCAST == kind) {
+        MPIX_Bcast_init(sbuf, n, MPI_DOUBLE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    } else {
+        MPIX_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    }
+    return req;
+}
+
+static void latency(const char *metric, kind_t kind, int n, int iters)
+{
+    double *sbuf = calloc((size_t) n + 1, sizeof(double)), *rbuf = calloc((size_t) n + 1, sizeof(double));
+    double t[2][REPS];
+    MPI_Request req = init(kind, sbuf, rbuf, n);
+
+    for (int rep = -1; rep < REPS; ++rep) {
+        for (int blocking = 0; blocking < 2; ++blocking) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            for (int i = 0; i < iters; ++i) {
+                one(kind, blocking, req, sbuf, rbuf, n);
+            }
+            double dt = (MPI_Wtime() - t0) / iters * 1e6, worst;
+            /* a collective takes as long as its slowest rank */
+            MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            if (rep >= 0) {
+                t[blocking][rep] = worst;
+            }
+        }
+    }
+    if (0 == rank) {
+        printf("RESULT %s us %.4f %.4f\n", metric, median(t[0]), median(t[1]));
+    }
+    MPI_Request_free(&req);
+    free(sbuf);
+    free(rbuf);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (argc >= 2 && 0 == strcmp(argv[1], "latency")) {
+        latency("allreduce_8B", ALLREDUCE, 1, 20000);
+        latency("bcast_8B", BCAST, 1, 20000);
+        latency("barrier", BARRIER, 0, 20000);
+        latency("allreduce_1MiB", ALLREDUCE, 131072, 100);
+        latency("bcast_1MiB", BCAST, 131072, 200);
+    } else if (argc >= 4 && 0 == strcmp(argv[1], "instr")) {
+        double s = 1, r;
+        int blocking = 0 == strcmp(argv[3], "blocking");
+        MPI_Request req = init(ALLREDUCE, &s, &r, 1);
+        for (int i = 0; i < atoi(argv[2]); ++i) {
+            one(ALLREDUCE, blocking, req, &s, &r, 1);
+        }
+        MPI_Request_free(&req);
+    } else {
+        if (0 == rank) fprintf(stderr, "usage: persist_bench latency | instr N persistent|blocking\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Finalize();
+    return 0;
+}
