@@ -7,24 +7,13 @@
  * non-commutative user operation for the scans; 10 starts each with new
  * contents, checked every time.
  */
-#include "ompix_test.h"
+#include "persist_common.h"
 #include <stdbool.h>
 
 #define STARTS 10
 static const int counts[] = {0, 1, 37, 1 << 18};
 
 static int val(int r, int it, int i) { return r * 100000 + it * 1000 + i % 997; }
-
-/* Strided layout: element i at 2*i, gaps hold -9. */
-static MPI_Datatype strided(int n)
-{
-    MPI_Datatype t, r;
-    MPI_Type_vector(n, 1, 2, MPI_INT, &t);
-    MPI_Type_create_resized(t, 0, (MPI_Aint) (2 * n * sizeof(int)), &r);
-    MPI_Type_commit(&r);
-    MPI_Type_free(&t);
-    return r;
-}
 
 static void gather_like(bool alltoall, int n, int sstride, int rstride, bool in_place)
 {
@@ -79,18 +68,6 @@ static void gather_like(bool alltoall, int n, int sstride, int rstride, bool in_
     if (MPI_INT != rt) MPI_Type_free(&rt);
     free(s);
     free(r);
-}
-
-/* Affine maps under composition: associative, not commutative. */
-static void compose(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    unsigned *a = in, *b = inout;
-    (void) dt;
-    for (int i = 0; i < *len; ++i, a += 2, b += 2) {
-        unsigned m = b[0] * a[0], c = b[0] * a[1] + b[1];
-        b[0] = m;
-        b[1] = c;
-    }
 }
 
 static void scans(int n, bool exclusive, bool noncomm, bool in_place)

@@ -6,23 +6,13 @@
  * and strided receive layouts, MPI_IN_PLACE, SUM, MAX and a
  * non-commutative user operation; 10 starts each, checked every time.
  */
-#include "ompix_test.h"
+#include "persist_common.h"
 #include <stdbool.h>
 
 #define STARTS 10
 static const int counts[] = {0, 1, 37, 1 << 18};
 
 static int val(int r, int it, int i) { return r * 100000 + it * 1000 + i % 997; }
-
-static MPI_Datatype strided(int n)
-{
-    MPI_Datatype t, r;
-    MPI_Type_vector(n, 1, 2, MPI_INT, &t);
-    MPI_Type_create_resized(t, 0, (MPI_Aint) (2 * n * sizeof(int)), &r);
-    MPI_Type_commit(&r);
-    MPI_Type_free(&t);
-    return r;
-}
 
 /* gather (scatter = false) or scatter; the root's side may be strided. */
 static void rooted(bool scatter, int n, int root, int stride, bool in_place)
@@ -74,18 +64,6 @@ static void rooted(bool scatter, int n, int root, int stride, bool in_place)
     if (MPI_INT != at) MPI_Type_free(&at);
     free(all);
     free(mine);
-}
-
-/* Affine maps under composition: associative, not commutative. */
-static void compose(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    unsigned *a = in, *b = inout;
-    (void) dt;
-    for (int i = 0; i < *len; ++i, a += 2, b += 2) {
-        unsigned m = b[0] * a[0], c = b[0] * a[1] + b[1];
-        b[0] = m;
-        b[1] = c;
-    }
 }
 
 static unsigned in_m(int r, int it, int i) { return (unsigned) (r + it + i) % 5 + 1; }

@@ -115,6 +115,55 @@ int mca_coll_persist_action2(mca_coll_persist_builder_t *b, const void *src, int
 int mca_coll_persist_finish(mca_coll_persist_builder_t *b, ompi_request_t **request);
 void mca_coll_persist_abandon(mca_coll_persist_builder_t *b);
 
+/* Finishes a build: on success hands out the request, on failure
+ * releases everything built so far and returns rc. */
+int mca_coll_persist_end(mca_coll_persist_builder_t *b, int rc, ompi_request_t **request);
+
+static inline ptrdiff_t mca_coll_persist_extent(ompi_datatype_t *dtype)
+{
+    ptrdiff_t lb, extent;
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    return extent;
+}
+
+/* Address of element i of buf. */
+static inline char *mca_coll_persist_at(const void *buf, ptrdiff_t i, ompi_datatype_t *dtype)
+{
+    return (char *) buf + i * mca_coll_persist_extent(dtype);
+}
+
+/* Bytes that n elements occupy; *true_lb is where they start relative to
+ * the buffer address. */
+static inline size_t mca_coll_persist_span(int n, ompi_datatype_t *dtype, ptrdiff_t *true_lb)
+{
+    ptrdiff_t true_extent;
+    ompi_datatype_get_true_extent(dtype, true_lb, &true_extent);
+    return n > 0 ? (size_t) true_extent + (size_t) (n - 1) * mca_coll_persist_extent(dtype) : 0;
+}
+
+/* Elements [*first, *first + *n) of chunk i when count is cut into size
+ * nearly equal chunks. */
+static inline void mca_coll_persist_chunk(int i, int count, int size, int *first, int *n)
+{
+    int base = count / size, extra = count % size;
+    *first = i * base + (i < extra ? i : extra);
+    *n = base + (i < extra ? 1 : 0);
+}
+
+/* Binomial trees over vrank = rank relative to the root: the size of
+ * vrank's subtree (its lowest set bit, capped by the ranks left; all of
+ * them for the root) and its parent (vrank with that bit cleared). */
+static inline int mca_coll_persist_subtree(int vrank, int size)
+{
+    int low = 0 == vrank ? size : (vrank & -vrank);
+    return low < size - vrank ? low : size - vrank;
+}
+
+static inline int mca_coll_persist_parent(int vrank)
+{
+    return vrank - (vrank & -vrank);
+}
+
 /* Engine (coll_persist_request.c). */
 int mca_coll_persist_progress(void);
 

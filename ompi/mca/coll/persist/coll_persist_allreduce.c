@@ -32,13 +32,6 @@ static int combine(mca_coll_persist_builder_t *b, bool partner_lower, void *acc,
 /* Large messages, commutative operations: ring reduce-scatter (p - 1
  * rounds; after round k a rank has combined k + 2 contributions of chunk
  * rank - k - 1), then ring allgather of the finished chunks. */
-static void chunk(int i, int count, int size, int *first, int *n)
-{
-    int base = count / size, extra = count % size;
-    *first = i * base + (i < extra ? i : extra);
-    *n = base + (i < extra ? 1 : 0);
-}
-
 static int ring(mca_coll_persist_builder_t *b, void *rbuf, char *tmp, int count,
                 ompi_datatype_t *dtype, ompi_op_t *op, int rank, int size)
 {
@@ -53,8 +46,8 @@ static int ring(mca_coll_persist_builder_t *b, void *rbuf, char *tmp, int count,
             int out = ((0 == phase ? rank - k : rank + 1 - k) % size + size) % size;
             int in = ((0 == phase ? rank - k - 1 : rank - k) % size + size) % size;
             int of, on, inf, inn;
-            chunk(out, count, size, &of, &on);
-            chunk(in, count, size, &inf, &inn);
+            mca_coll_persist_chunk(out, count, size, &of, &on);
+            mca_coll_persist_chunk(in, count, size, &inf, &inn);
             rc = mca_coll_persist_round(b);
             if (OMPI_SUCCESS == rc && inn > 0) {
                 char *dst = (char *) rbuf + (ptrdiff_t) inf * ext;
@@ -160,9 +153,5 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
                           : mca_coll_persist_recv(&b, rbuf, count, dtype, rank + 1);
         }
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }

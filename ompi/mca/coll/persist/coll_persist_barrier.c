@@ -29,9 +29,5 @@ int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_
             rc = mca_coll_persist_send(&b, NULL, 0, MPI_BYTE, (rank + dist) % size);
         }
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }

@@ -11,20 +11,6 @@
 
 /* Elements [first, first + n) of chunk i when count is cut into size
  * nearly equal chunks. */
-static void chunk(int i, int count, int size, int *first, int *n)
-{
-    int base = count / size, extra = count % size;
-    *first = i * base + (i < extra ? i : extra);
-    *n = base + (i < extra ? 1 : 0);
-}
-
-static char *elem(void *buf, int i, ompi_datatype_t *dtype)
-{
-    ptrdiff_t lb, extent;
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    return (char *) buf + (ptrdiff_t) i * extent;
-}
-
 static int binomial(mca_coll_persist_builder_t *b, void *buff, int count,
                     ompi_datatype_t *datatype, int root, int rank, int size)
 {
@@ -59,29 +45,29 @@ static int scatter_allgather(mca_coll_persist_builder_t *b, void *buff, int coun
                              ompi_datatype_t *dtype, int root, int rank, int size)
 {
     int vrank = (rank - root + size) % size, rc = OMPI_SUCCESS;
-    int sub = 0 == vrank ? size : ((vrank & -vrank) < size - vrank ? (vrank & -vrank) : size - vrank);
+    int sub = mca_coll_persist_subtree(vrank, size);
     int first, n, last_first, last_n;
 
     /* my subtree's range of elements */
-    chunk(vrank, count, size, &first, &n);
-    chunk(vrank + sub - 1, count, size, &last_first, &last_n);
+    mca_coll_persist_chunk(vrank, count, size, &first, &n);
+    mca_coll_persist_chunk(vrank + sub - 1, count, size, &last_first, &last_n);
     if (0 != vrank) {
         rc = mca_coll_persist_round(b);
         if (OMPI_SUCCESS == rc && last_first + last_n > first) {
-            rc = mca_coll_persist_recv(b, elem(buff, first, dtype), last_first + last_n - first,
-                                       dtype, (vrank - (vrank & -vrank) + root) % size);
+            rc = mca_coll_persist_recv(b, mca_coll_persist_at(buff, first, dtype), last_first + last_n - first,
+                                       dtype, (mca_coll_persist_parent(vrank) + root) % size);
         }
     }
     if (OMPI_SUCCESS == rc && sub > 1) {
         rc = mca_coll_persist_round(b);
         for (int mask = 1; OMPI_SUCCESS == rc && mask < sub; mask <<= 1) {
             int child = vrank + mask;
-            int csub = (child & -child) < size - child ? (child & -child) : size - child;
+            int csub = mca_coll_persist_subtree(child, size);
             int cf, cn, lf, ln;
-            chunk(child, count, size, &cf, &cn);
-            chunk(child + csub - 1, count, size, &lf, &ln);
+            mca_coll_persist_chunk(child, count, size, &cf, &cn);
+            mca_coll_persist_chunk(child + csub - 1, count, size, &lf, &ln);
             if (lf + ln > cf) {
-                rc = mca_coll_persist_send(b, elem(buff, cf, dtype), lf + ln - cf, dtype,
+                rc = mca_coll_persist_send(b, mca_coll_persist_at(buff, cf, dtype), lf + ln - cf, dtype,
                                            (child + root) % size);
             }
         }
@@ -89,15 +75,15 @@ static int scatter_allgather(mca_coll_persist_builder_t *b, void *buff, int coun
     for (int k = 0; OMPI_SUCCESS == rc && k < size - 1; ++k) {
         int out = (vrank - k + size) % size, in = (vrank - k - 1 + size) % size;
         int of, on, inf, inn;
-        chunk(out, count, size, &of, &on);
-        chunk(in, count, size, &inf, &inn);
+        mca_coll_persist_chunk(out, count, size, &of, &on);
+        mca_coll_persist_chunk(in, count, size, &inf, &inn);
         rc = mca_coll_persist_round(b);
         if (OMPI_SUCCESS == rc && inn > 0) {
-            rc = mca_coll_persist_recv(b, elem(buff, inf, dtype), inn, dtype,
+            rc = mca_coll_persist_recv(b, mca_coll_persist_at(buff, inf, dtype), inn, dtype,
                                        ((vrank - 1 + size) % size + root) % size);
         }
         if (OMPI_SUCCESS == rc && on > 0) {
-            rc = mca_coll_persist_send(b, elem(buff, of, dtype), on, dtype,
+            rc = mca_coll_persist_send(b, mca_coll_persist_at(buff, of, dtype), on, dtype,
                                        ((vrank + 1) % size + root) % size);
         }
     }
@@ -129,9 +115,5 @@ int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *d
              ? scatter_allgather(&b, buff, count, datatype, root, rank, size)
              : binomial(&b, buff, count, datatype, root, rank, size);
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }

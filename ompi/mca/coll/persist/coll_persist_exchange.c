@@ -9,13 +9,6 @@
 
 #include "coll_persist.h"
 
-static char *block(const void *buf, int i, int count, ompi_datatype_t *dtype)
-{
-    ptrdiff_t lb, extent;
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    return (char *) buf + (ptrdiff_t) i * count * extent;
-}
-
 int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                     void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
@@ -32,23 +25,19 @@ int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_da
     rc = mca_coll_persist_request_new(comm, NULL, rdtype, 0, &b);
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action2(&b, sbuf, scount, sdtype,
-                                      block(rbuf, rank, rcount, rdtype), rcount, rdtype);
+                                      mca_coll_persist_at(rbuf, (ptrdiff_t) (rank) * (rcount), rdtype), rcount, rdtype);
     }
     for (int k = 0; OMPI_SUCCESS == rc && k < size - 1; ++k) {
         int out = (rank - k + size) % size, in = (rank - k - 1 + size) % size;
         rc = mca_coll_persist_round(&b);
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_recv(&b, block(rbuf, in, rcount, rdtype), rcount, rdtype, left);
+            rc = mca_coll_persist_recv(&b, mca_coll_persist_at(rbuf, (ptrdiff_t) (in) * (rcount), rdtype), rcount, rdtype, left);
         }
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_send(&b, block(rbuf, out, rcount, rdtype), rcount, rdtype, right);
+            rc = mca_coll_persist_send(&b, mca_coll_persist_at(rbuf, (ptrdiff_t) (out) * (rcount), rdtype), rcount, rdtype, right);
         }
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
@@ -81,22 +70,18 @@ int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_dat
                                      size * rcount, rdtype, NULL);
     }
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_persist_action2(&b, block(sbuf, rank, scount, sdtype), scount, sdtype,
-                                      block(rbuf, rank, rcount, rdtype), rcount, rdtype);
+        rc = mca_coll_persist_action2(&b, mca_coll_persist_at(sbuf, (ptrdiff_t) (rank) * (scount), sdtype), scount, sdtype,
+                                      mca_coll_persist_at(rbuf, (ptrdiff_t) (rank) * (rcount), rdtype), rcount, rdtype);
     }
     for (int k = 1; OMPI_SUCCESS == rc && k < size; ++k) {
         int to = (rank + k) % size, from = (rank - k + size) % size;
         rc = mca_coll_persist_round(&b);
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_recv(&b, block(rbuf, from, rcount, rdtype), rcount, rdtype, from);
+            rc = mca_coll_persist_recv(&b, mca_coll_persist_at(rbuf, (ptrdiff_t) (from) * (rcount), rdtype), rcount, rdtype, from);
         }
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_send(&b, block(sbuf, to, scount, sdtype), scount, sdtype, to);
+            rc = mca_coll_persist_send(&b, mca_coll_persist_at(sbuf, (ptrdiff_t) (to) * (scount), sdtype), scount, sdtype, to);
         }
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }

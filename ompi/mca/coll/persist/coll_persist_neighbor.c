@@ -153,11 +153,7 @@ static int neighbor_exchange(const void *sbuf, layout_t snd, bool same_send, voi
                                                lay_type(&snd, i), nb.out[i]);
     }
     neighbors_free(&nb);
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_neighbor_allgather_init(const void *sbuf, int scount,

@@ -11,21 +11,6 @@
 
 #include "coll_persist.h"
 
-static size_t span(int n, ompi_datatype_t *dtype, ptrdiff_t *true_lb)
-{
-    ptrdiff_t lb, extent, true_extent;
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    ompi_datatype_get_true_extent(dtype, true_lb, &true_extent);
-    return n > 0 ? (size_t) true_extent + (size_t) (n - 1) * extent : 0;
-}
-
-static ptrdiff_t extent_of(ompi_datatype_t *dtype)
-{
-    ptrdiff_t lb, extent;
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    return extent;
-}
-
 /* acc = acc op in (acc holds the lower ranks), through `in` when the
  * operation does not commute. */
 static int combine_right(mca_coll_persist_builder_t *b, void *acc, void *in, int count,
@@ -51,11 +36,11 @@ int mca_coll_persist_reduce_init(const void *sbuf, void *rbuf, int count,
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int troot = ompi_op_is_commute(op) ? root : 0;
     int v = (rank - troot + size) % size;
-    int sub = 0 == v ? size : ((v & -v) < size - v ? (v & -v) : size - v);
+    int sub = mca_coll_persist_subtree(v, size);
     const void *input = (rank == root && MPI_IN_PLACE == sbuf) ? rbuf : sbuf;
     bool acc_is_rbuf = rank == root && rank == troot;
     ptrdiff_t true_lb;
-    size_t one = span(count, dtype, &true_lb);
+    size_t one = mca_coll_persist_span(count, dtype, &true_lb);
     mca_coll_persist_builder_t b;
     char *acc, *in;
     int rc;
@@ -85,7 +70,7 @@ int mca_coll_persist_reduce_init(const void *sbuf, void *rbuf, int count,
         rc = mca_coll_persist_round(&b);
         if (OMPI_SUCCESS == rc) {
             rc = mca_coll_persist_send(&b, sub > 1 ? acc : input, count, dtype,
-                                       (v - (v & -v) + troot) % size);
+                                       (mca_coll_persist_parent(v) + troot) % size);
         }
     }
     /* non-commutative with root != 0: the result moves from rank 0 */
@@ -96,11 +81,7 @@ int mca_coll_persist_reduce_init(const void *sbuf, void *rbuf, int count,
                                : mca_coll_persist_recv(&b, rbuf, count, dtype, troot);
         }
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 /* Each rank sends block q of its input to rank q and receives its own
@@ -111,8 +92,8 @@ static int reduce_scatter_direct(const void *sbuf, void *rbuf, const int *counts
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int mine = counts ? counts[rank] : fixed;
-    ptrdiff_t ext = extent_of(dtype), true_lb, slot_stride;
-    size_t one = span(mine, dtype, &true_lb);
+    ptrdiff_t ext = mca_coll_persist_extent(dtype), true_lb, slot_stride;
+    size_t one = mca_coll_persist_span(mine, dtype, &true_lb);
     const char *input = MPI_IN_PLACE == sbuf ? rbuf : sbuf;
     mca_coll_persist_builder_t b;
     ptrdiff_t off = 0, my_off = 0;
@@ -155,11 +136,7 @@ static int reduce_scatter_direct(const void *sbuf, void *rbuf, const int *counts
     for (int q = 1; OMPI_SUCCESS == rc && mine > 0 && q < size; ++q) {
         rc = combine_right(&b, rbuf, slots + q * slot_stride, mine, dtype, op);
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount,

@@ -56,11 +56,7 @@ int mca_coll_persist_scan_init(const void *sbuf, void *rbuf, int count,
             rc = mca_coll_persist_send(&b, rbuf, count, dtype, rank + 1);
         }
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_exscan_init(const void *sbuf, void *rbuf, int count,
@@ -103,9 +99,5 @@ int mca_coll_persist_exscan_init(const void *sbuf, void *rbuf, int count,
             rc = mca_coll_persist_send(&b, own, count, dtype, rank + 1);
         }
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }

@@ -186,3 +186,12 @@ void mca_coll_persist_abandon(mca_coll_persist_builder_t *b)
         b->req = NULL;
     }
 }
+
+int mca_coll_persist_end(mca_coll_persist_builder_t *b, int rc, ompi_request_t **request)
+{
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(b);
+        return rc;
+    }
+    return mca_coll_persist_finish(b, request);
+}

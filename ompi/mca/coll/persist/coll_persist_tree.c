@@ -12,34 +12,13 @@
 
 #include "coll_persist.h"
 
-static ptrdiff_t extent_of(ompi_datatype_t *dtype)
-{
-    ptrdiff_t lb, extent;
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    return extent;
-}
-
-static size_t span(int n, ompi_datatype_t *dtype, ptrdiff_t *true_lb)
-{
-    ptrdiff_t true_extent;
-    ompi_datatype_get_true_extent(dtype, true_lb, &true_extent);
-    return n > 0 ? (size_t) true_extent + (size_t) (n - 1) * extent_of(dtype) : 0;
-}
-
-/* Size of vrank's subtree (its lowest set bit, capped by the ranks left). */
-static int subtree(int vrank, int size)
-{
-    int low = 0 == vrank ? size : (vrank & -vrank);
-    return low < size - vrank ? low : size - vrank;
-}
-
 /* Copies blocks between rank order (user buffer) and vrank order (staging
  * buffer): vranks [0, size-root) are ranks [root, size), the rest [0, root). */
 static int reorder(mca_coll_persist_builder_t *b, bool to_vrank, void *user, void *stage,
                    int count, ompi_datatype_t *dtype, int root, int size)
 {
     char *u = user, *s = stage;
-    ptrdiff_t blk = count * extent_of(dtype);
+    ptrdiff_t blk = count * mca_coll_persist_extent(dtype);
     int head = size - root, rc;
     char *u_hi = u + root * blk, *s_lo = s, *u_lo = u, *s_hi = s + head * blk;
 
@@ -59,13 +38,13 @@ int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datat
                                  struct mca_coll_base_module_2_3_0_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
-    int vrank = (rank - root + size) % size, sub = subtree(vrank, size);
+    int vrank = (rank - root + size) % size, sub = mca_coll_persist_subtree(vrank, size);
     bool is_root = rank == root, direct = is_root && 0 == root;
     /* what this rank stages: root in its receive type, others in their send type */
     int cnt = is_root ? rcount : scount;
     ompi_datatype_t *dt = is_root ? rdtype : sdtype;
     ptrdiff_t true_lb = 0;
-    size_t bytes = (direct || 1 == sub) ? 0 : span(sub * cnt, dt, &true_lb);
+    size_t bytes = (direct || 1 == sub) ? 0 : mca_coll_persist_span(sub * cnt, dt, &true_lb);
     mca_coll_persist_builder_t b;
     char *stage;
     int rc;
@@ -82,7 +61,7 @@ int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datat
     if (is_root && MPI_IN_PLACE == sbuf) {
         if (!direct) {
             rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY,
-                                         (char *) rbuf + root * rcount * extent_of(rdtype),
+                                         (char *) rbuf + root * rcount * mca_coll_persist_extent(rdtype),
                                          stage, rcount, rdtype, NULL);
         }
     } else if (is_root) {
@@ -95,14 +74,14 @@ int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datat
         rc = mca_coll_persist_round(&b);
         for (int mask = 1; OMPI_SUCCESS == rc && mask < sub; mask <<= 1) {
             int child = vrank + mask;
-            rc = mca_coll_persist_recv(&b, stage + mask * cnt * extent_of(dt),
-                                       subtree(child, size) * cnt, dt, (child + root) % size);
+            rc = mca_coll_persist_recv(&b, stage + mask * cnt * mca_coll_persist_extent(dt),
+                                       mca_coll_persist_subtree(child, size) * cnt, dt, (child + root) % size);
         }
     }
     if (OMPI_SUCCESS == rc && !is_root) {
         rc = mca_coll_persist_round(&b);
         if (OMPI_SUCCESS == rc) {
-            int parent = (vrank - (vrank & -vrank) + root) % size;
+            int parent = (mca_coll_persist_parent(vrank) + root) % size;
             rc = 1 == sub ? mca_coll_persist_send(&b, sbuf, scount, sdtype, parent)
                           : mca_coll_persist_send(&b, stage, sub * scount, sdtype, parent);
         }
@@ -110,11 +89,7 @@ int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datat
     if (OMPI_SUCCESS == rc && is_root && !direct) {
         rc = reorder(&b, false, rbuf, stage, rcount, rdtype, root, size);
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
@@ -124,12 +99,12 @@ int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_data
                                   struct mca_coll_base_module_2_3_0_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
-    int vrank = (rank - root + size) % size, sub = subtree(vrank, size);
+    int vrank = (rank - root + size) % size, sub = mca_coll_persist_subtree(vrank, size);
     bool is_root = rank == root, direct = is_root && 0 == root;
     int cnt = is_root ? scount : rcount;
     ompi_datatype_t *dt = is_root ? sdtype : rdtype;
     ptrdiff_t true_lb = 0;
-    size_t bytes = (direct || (!is_root && 1 == sub)) ? 0 : span(sub * cnt, dt, &true_lb);
+    size_t bytes = (direct || (!is_root && 1 == sub)) ? 0 : mca_coll_persist_span(sub * cnt, dt, &true_lb);
     mca_coll_persist_builder_t b;
     char *stage;
     int rc;
@@ -146,7 +121,7 @@ int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_data
         rc = reorder(&b, true, (void *) sbuf, stage, scount, sdtype, root, size);
     }
     if (OMPI_SUCCESS == rc && !is_root) {
-        int parent = (vrank - (vrank & -vrank) + root) % size;
+        int parent = (mca_coll_persist_parent(vrank) + root) % size;
         rc = mca_coll_persist_round(&b);
         if (OMPI_SUCCESS == rc) {
             rc = 1 == sub ? mca_coll_persist_recv(&b, rbuf, rcount, rdtype, parent)
@@ -157,8 +132,8 @@ int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_data
         rc = mca_coll_persist_round(&b);
         for (int mask = 1; OMPI_SUCCESS == rc && mask < sub; mask <<= 1) {
             int child = vrank + mask;
-            rc = mca_coll_persist_send(&b, stage + mask * cnt * extent_of(dt),
-                                       subtree(child, size) * cnt, dt, (child + root) % size);
+            rc = mca_coll_persist_send(&b, stage + mask * cnt * mca_coll_persist_extent(dt),
+                                       mca_coll_persist_subtree(child, size) * cnt, dt, (child + root) % size);
         }
         /* own block */
         if (OMPI_SUCCESS == rc && is_root && MPI_IN_PLACE != rbuf) {
@@ -169,9 +144,5 @@ int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_data
     } else if (OMPI_SUCCESS == rc && is_root && MPI_IN_PLACE != rbuf) {
         rc = mca_coll_persist_action2(&b, stage, scount, sdtype, rbuf, rcount, rdtype);
     }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    return mca_coll_persist_finish(&b, request);
+    return mca_coll_persist_end(&b, rc, request);
 }

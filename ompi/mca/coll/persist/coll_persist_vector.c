@@ -10,22 +10,6 @@
 
 #include "coll_persist.h"
 
-static char *at(const void *buf, ptrdiff_t disp, ompi_datatype_t *dtype)
-{
-    ptrdiff_t lb, extent;
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    return (char *) buf + disp * extent;
-}
-
-#define FINISH(b, rc, request)                                                \
-    do {                                                                      \
-        if (OMPI_SUCCESS != (rc)) {                                           \
-            mca_coll_persist_abandon(b);                                      \
-            return (rc);                                                      \
-        }                                                                     \
-        return mca_coll_persist_finish((b), (request));                       \
-    } while (0)
-
 int mca_coll_persist_gatherv_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                   void *rbuf, const int *rcounts, const int *disps,
                                   struct ompi_datatype_t *rdtype, int root,
@@ -47,18 +31,18 @@ int mca_coll_persist_gatherv_init(const void *sbuf, int scount, struct ompi_data
         if (OMPI_SUCCESS == rc) {
             rc = mca_coll_persist_send(&b, sbuf, scount, sdtype, root);
         }
-        FINISH(&b, rc, request);
+        return mca_coll_persist_end(&b, rc, request);
     }
     for (int p = 0; OMPI_SUCCESS == rc && p < size; ++p) {
         if (p != rank) {
-            rc = mca_coll_persist_recv(&b, at(rbuf, disps[p], rdtype), rcounts[p], rdtype, p);
+            rc = mca_coll_persist_recv(&b, mca_coll_persist_at(rbuf, disps[p], rdtype), rcounts[p], rdtype, p);
         }
     }
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action2(&b, sbuf, scount, sdtype,
-                                      at(rbuf, disps[rank], rdtype), rcounts[rank], rdtype);
+                                      mca_coll_persist_at(rbuf, disps[rank], rdtype), rcounts[rank], rdtype);
     }
-    FINISH(&b, rc, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_scatterv_init(const void *sbuf, const int *scounts, const int *disps,
@@ -76,7 +60,7 @@ int mca_coll_persist_scatterv_init(const void *sbuf, const int *scounts, const i
     (void) module;
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
     if (OMPI_SUCCESS == rc && rank == root && MPI_IN_PLACE != rbuf) {
-        rc = mca_coll_persist_action2(&b, at(sbuf, disps[rank], sdtype), scounts[rank], sdtype,
+        rc = mca_coll_persist_action2(&b, mca_coll_persist_at(sbuf, disps[rank], sdtype), scounts[rank], sdtype,
                                       rbuf, rcount, rdtype);
     }
     if (OMPI_SUCCESS == rc) {
@@ -86,14 +70,14 @@ int mca_coll_persist_scatterv_init(const void *sbuf, const int *scounts, const i
         if (OMPI_SUCCESS == rc) {
             rc = mca_coll_persist_recv(&b, rbuf, rcount, rdtype, root);
         }
-        FINISH(&b, rc, request);
+        return mca_coll_persist_end(&b, rc, request);
     }
     for (int p = 0; OMPI_SUCCESS == rc && p < size; ++p) {
         if (p != rank) {
-            rc = mca_coll_persist_send(&b, at(sbuf, disps[p], sdtype), scounts[p], sdtype, p);
+            rc = mca_coll_persist_send(&b, mca_coll_persist_at(sbuf, disps[p], sdtype), scounts[p], sdtype, p);
         }
     }
-    FINISH(&b, rc, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_allgatherv_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
@@ -113,20 +97,20 @@ int mca_coll_persist_allgatherv_init(const void *sbuf, int scount, struct ompi_d
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action2(&b, sbuf, scount, sdtype,
-                                      at(rbuf, disps[rank], rdtype), rcounts[rank], rdtype);
+                                      mca_coll_persist_at(rbuf, disps[rank], rdtype), rcounts[rank], rdtype);
     }
     for (int k = 0; OMPI_SUCCESS == rc && k < size - 1; ++k) {
         int out = (rank - k + size) % size, in = (rank - k - 1 + size) % size;
         rc = mca_coll_persist_round(&b);
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_recv(&b, at(rbuf, disps[in], rdtype), rcounts[in], rdtype, left);
+            rc = mca_coll_persist_recv(&b, mca_coll_persist_at(rbuf, disps[in], rdtype), rcounts[in], rdtype, left);
         }
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_send(&b, at(rbuf, disps[out], rdtype), rcounts[out], rdtype,
+            rc = mca_coll_persist_send(&b, mca_coll_persist_at(rbuf, disps[out], rdtype), rcounts[out], rdtype,
                                        right);
         }
     }
-    FINISH(&b, rc, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 /* alltoallv and alltoallw: displacements count elements of the one type
@@ -215,7 +199,7 @@ static int alltoall_direct(const void *sbuf, side_t snd, void *rbuf, side_t rcv,
                                        side_type(&snd, to), to);
         }
     }
-    FINISH(&b, rc, request);
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_alltoallv_init(const void *sbuf, const int *scounts, const int *sdisps,
