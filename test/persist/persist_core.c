@@ -118,8 +118,8 @@ static void allreduce_case(MPI_Datatype base, MPI_Op op, int n, int stride, bool
         CHECK(0 == bad);
     }
     CHECK(MPI_SUCCESS == MPI_Request_free(&req));
-    if (dt != base) MPI_Type_free(&dt);
-    if (elem != base && elem != dt) MPI_Type_free(&elem);
+    if (dt != elem) MPI_Type_free(&dt);          /* the vector */
+    if (elem != base) MPI_Type_free(&elem);      /* the pair */
     free(sbuf);
     free(rbuf);
 }
