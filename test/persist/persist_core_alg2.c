@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm pml=ob1,ucx timeout=120 mca="coll_persist_priority 40"
+ * ompix-test: np=2,3,4 tls=shm pml=ob1,ucx timeout=120
  *
  * persist_core with every message size forced through the scatter-allgather broadcast and ring allreduce
  * (coll_persist_*_algorithm=2).

@@ -1,12 +1,14 @@
 /*
- * ompix-test: np=1,2,4 tls=shm,tcp pml=ob1,ucx timeout=120 mca="coll_persist_priority 40"
+ * ompix-test: np=1,2,4 tls=shm,tcp pml=ob1,ucx timeout=120
  *
  * MPI_Start of a planned collective allocates nothing: every malloc,
  * calloc and realloc called from coll/persist's code is counted (this
  * program's definitions interpose libc's for every library) across 1000
  * start+wait cycles of each persistent collective.  Allocations that the
  * transports make to grow their own pools are not coll/persist's, and are
- * the same for any implementation.
+ * the same for any implementation.  It also checks that coll/persist is
+ * the component that planned them (its init code allocates), under the
+ * default selection.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -48,6 +50,7 @@ int main(int argc, char **argv)
     int n = 0;
 
     ompix_test_init(&argc, &argv);
+    counting = 1;                       /* init allocates: proves coll/persist serves them */
     MPIX_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &r[n++]);
     MPIX_Bcast_init(sb, N, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r[n++]);
     MPIX_Allreduce_init(sb, rb, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[n++]);
@@ -56,6 +59,9 @@ int main(int argc, char **argv)
     MPIX_Reduce_init(sb, rb, N, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r[n++]);
     MPIX_Gather_init(sb, N, MPI_INT, rb, N, MPI_INT, size - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &r[n++]);
     MPIX_Scan_init(sb, rb, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[n++]);
+    counting = 0;
+    if (0 == allocations) printf("rank %d: coll/persist did not plan these collectives\n", rank);
+    CHECK(allocations > 0);
     for (int k = 0; k < n; ++k) {
         MPI_Start(&r[k]);
         MPI_Wait(&r[k], MPI_STATUS_IGNORE);

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=1,2,3,4 tls=shm,tcp pml=ob1,ucx timeout=120 mca="coll_persist_priority 40"
+ * ompix-test: np=1,2,3,4 tls=shm,tcp pml=ob1,ucx timeout=120
  *
  * Persistent gatherv, scatterv, allgatherv, alltoallv, alltoallw (with
  * MPI_IN_PLACE where allowed) and the neighborhood collectives on a 2-D

@@ -48,7 +48,16 @@ typedef struct {
     int act_begin, act_end;               /* actions once they completed */
 } mca_coll_persist_round_t;
 
-/* A planned collective.  Actions [0, pre_actions) run at MPI_Start before
+/* Collectives served from a shared segment (coll_persist_shm.c). */
+typedef enum {
+    MCA_COLL_PERSIST_SHM_BARRIER,
+    MCA_COLL_PERSIST_SHM_BCAST,
+    MCA_COLL_PERSIST_SHM_ALLREDUCE
+} mca_coll_persist_shm_kind_t;
+typedef struct mca_coll_persist_shm_t mca_coll_persist_shm_t;
+
+/* A planned collective: a schedule of point-to-point rounds, or (shm set)
+ * a shared-memory plan.  Actions [0, pre_actions) run at MPI_Start before
  * round 0. */
 typedef struct {
     ompi_coll_base_nbc_request_t super;   /* first: Open MPI's retain_op casts to it */
@@ -63,6 +72,7 @@ typedef struct {
     void *tmp;                            /* scratch buffers, one block */
     ompi_op_t *op;                        /* retained */
     ompi_datatype_t *dtype;               /* retained */
+    mca_coll_persist_shm_t *shm;          /* NULL: the schedule above */
 } mca_coll_persist_request_t;
 OBJ_CLASS_DECLARATION(mca_coll_persist_request_t);
 
@@ -85,6 +95,8 @@ typedef struct {
     int priority;
     int bcast_algorithm, allreduce_algorithm;
     int bcast_large, allreduce_large;     /* bytes from which the large algorithm is used */
+    int shm_max_bytes, shm_max_ranks;     /* limits of the shared-memory plans */
+    int shm_bcast_depth;                  /* starts a broadcast root may run ahead */
     opal_list_t active;                   /* started, not yet complete */
     opal_mutex_t lock;
     bool progress_registered;
@@ -150,6 +162,31 @@ static inline void mca_coll_persist_chunk(int i, int count, int size, int *first
     *n = base + (i < extra ? 1 : 0);
 }
 
+/* The per-peer arrays of a v- or w-variant, which Open MPI 4.1's bindings
+ * do not all check: n counts (not negative) and displacements (variants
+ * without them pass the counts again), and with per_peer_types a valid
+ * type for each peer. */
+static inline int mca_coll_persist_check_blocks(int n, const int *counts, const void *disps,
+                                                ompi_datatype_t *const *types,
+                                                bool per_peer_types)
+{
+    if (n <= 0) {
+        return OMPI_SUCCESS;
+    }
+    if (NULL == counts || NULL == disps || (per_peer_types && NULL == types)) {
+        return MPI_ERR_ARG;
+    }
+    for (int i = 0; i < n; ++i) {
+        if (counts[i] < 0) {
+            return MPI_ERR_COUNT;
+        }
+        if (per_peer_types && (NULL == types[i] || MPI_DATATYPE_NULL == types[i])) {
+            return MPI_ERR_TYPE;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
 /* Binomial trees over vrank = rank relative to the root: the size of
  * vrank's subtree (its lowest set bit, capped by the ranks left; all of
  * them for the root) and its parent (vrank with that bit cleared). */
@@ -163,6 +200,16 @@ static inline int mca_coll_persist_parent(int vrank)
 {
     return vrank - (vrank & -vrank);
 }
+
+/* Shared-memory plans (coll_persist_shm.c).  try returns
+ * OMPI_ERR_NOT_AVAILABLE, having communicated only if every rank takes
+ * the same decision, when the collective must be planned over the PML. */
+int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kind_t kind,
+                             const void *sbuf, void *rbuf, int count, ompi_datatype_t *dtype,
+                             ompi_op_t *op, int root, ompi_request_t **request);
+bool mca_coll_persist_shm_start(mca_coll_persist_shm_t *s);
+bool mca_coll_persist_shm_advance(mca_coll_persist_shm_t *s);
+void mca_coll_persist_shm_release(mca_coll_persist_shm_t *s);
 
 /* Engine (coll_persist_request.c). */
 int mca_coll_persist_progress(void);

@@ -81,6 +81,13 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
 
     (void) info;
     (void) module;
+    if (MCA_COLL_PERSIST_AUTO == algorithm) {
+        rc = mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_ALLREDUCE, sbuf, rbuf, count,
+                                      dtype, op, 0, request);
+        if (OMPI_ERR_NOT_AVAILABLE != rc) {
+            return rc;
+        }
+    }
     while (pof2 * 2 <= size) {
         pof2 *= 2;
     }

@@ -19,6 +19,11 @@ int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_
 
     (void) info;
     (void) module;
+    rc = mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_BARRIER, NULL, NULL, 0, NULL, NULL,
+                                  0, request);
+    if (OMPI_ERR_NOT_AVAILABLE != rc) {
+        return rc;
+    }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
     for (int dist = 1; OMPI_SUCCESS == rc && dist < size; dist <<= 1) {
         rc = mca_coll_persist_round(&b);

@@ -106,6 +106,11 @@ int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *d
     ompi_datatype_type_size(datatype, &bytes);
     bytes *= (size_t) count;
     if (MCA_COLL_PERSIST_AUTO == algorithm) {
+        rc = mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_BCAST, buff, buff, count,
+                                      datatype, NULL, root, request);
+        if (OMPI_ERR_NOT_AVAILABLE != rc) {
+            return rc;
+        }
         algorithm = bytes >= (size_t) mca_coll_persist_component.bcast_large && size > 2
                     ? MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER : MCA_COLL_PERSIST_BCAST_BINOMIAL;
     }

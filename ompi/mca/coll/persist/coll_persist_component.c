@@ -40,49 +40,64 @@ mca_coll_persist_component_t mca_coll_persist_component = {
         .collm_init_query = persist_init_query,
         .collm_comm_query = persist_comm_query,
     },
-    /* Opt-in until its small-message starts beat coll libnbc's (see
-     * README): --mca coll_persist_priority 40 selects it. */
-    .priority = 0,
+    /* Above coll libnbc (10), the other component with *_init slots. */
+    .priority = 40,
     .bcast_algorithm = MCA_COLL_PERSIST_AUTO,
     .allreduce_algorithm = MCA_COLL_PERSIST_AUTO,
     .bcast_large = 128 * 1024,
     .allreduce_large = 64 * 1024,
+    .shm_max_bytes = 4096,
+    .shm_max_ranks = 16,
+    .shm_bcast_depth = 8,
+};
+
+/* Every parameter is an int of the component, documented here. */
+static const struct {
+    const char *name;
+    int *storage;
+    const char *description;
+} params[] = {
+    {"priority", &mca_coll_persist_component.priority,
+     "Priority of coll persist. It only fills the persistent-collective (MPIX_*_init) "
+     "slots, so any value above coll libnbc's (10) makes it serve them; 0 or "
+     "--mca coll ^persist leaves them to libnbc"},
+    {"bcast_algorithm", &mca_coll_persist_component.bcast_algorithm,
+     "Persistent broadcast algorithm: 0 choose by message size (see bcast_large and "
+     "shm_max_bytes), 1 binomial tree, 2 binomial scatter then ring allgather"},
+    {"bcast_large", &mca_coll_persist_component.bcast_large,
+     "Message size in bytes from which the automatic choice broadcasts by scatter "
+     "and allgather instead of a binomial tree"},
+    {"allreduce_algorithm", &mca_coll_persist_component.allreduce_algorithm,
+     "Persistent allreduce algorithm: 0 choose by message size and operation (see "
+     "allreduce_large and shm_max_bytes), 1 recursive doubling, 2 ring reduce-scatter then "
+     "ring allgather (commutative operations only; others use recursive doubling)"},
+    {"allreduce_large", &mca_coll_persist_component.allreduce_large,
+     "Message size in bytes from which the automatic choice uses the ring allreduce "
+     "for commutative operations"},
+    {"shm_max_bytes", &mca_coll_persist_component.shm_max_bytes,
+     "Largest message in bytes for which a barrier, broadcast or allreduce on a "
+     "communicator within one node is planned over a shared segment (a start is a copy "
+     "and a flag store) instead of point-to-point requests, when the algorithm is chosen "
+     "automatically; 0 disables the shared-memory plans"},
+    {"shm_max_ranks", &mca_coll_persist_component.shm_max_ranks,
+     "Largest communicator served by the shared-memory plans (every rank reads every "
+     "other rank's slot, so the cost grows with the size)"},
+    {"shm_bcast_depth", &mca_coll_persist_component.shm_bcast_depth,
+     "Slots of a shared-memory broadcast: how many starts the root may complete before "
+     "every other rank has copied the oldest one out (at least 1)"},
 };
 
 static int persist_register(void)
 {
-    (void) mca_base_component_var_register(
-        &mca_coll_persist_component.super.collm_version, "priority",
-        "Priority of coll persist. It only fills the persistent-collective (MPIX_*_init) "
-        "slots, so any value above coll libnbc's (10), e.g. 40, makes it serve them; 0 (the "
-        "default for now) or --mca coll ^persist leaves them to libnbc",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &mca_coll_persist_component.priority);
-    (void) mca_base_component_var_register(
-        &mca_coll_persist_component.super.collm_version, "bcast_algorithm",
-        "Persistent broadcast algorithm: 0 choose by message size (see bcast_large), "
-        "1 binomial tree, 2 binomial scatter then ring allgather",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &mca_coll_persist_component.bcast_algorithm);
-    (void) mca_base_component_var_register(
-        &mca_coll_persist_component.super.collm_version, "bcast_large",
-        "Message size in bytes from which the automatic choice broadcasts by scatter "
-        "and allgather instead of a binomial tree",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &mca_coll_persist_component.bcast_large);
-    (void) mca_base_component_var_register(
-        &mca_coll_persist_component.super.collm_version, "allreduce_algorithm",
-        "Persistent allreduce algorithm: 0 choose by message size and operation (see "
-        "allreduce_large), 1 recursive doubling, 2 ring reduce-scatter then ring allgather "
-        "(commutative operations only; others use recursive doubling)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &mca_coll_persist_component.allreduce_algorithm);
-    (void) mca_base_component_var_register(
-        &mca_coll_persist_component.super.collm_version, "allreduce_large",
-        "Message size in bytes from which the automatic choice uses the ring allreduce "
-        "for commutative operations",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
-        &mca_coll_persist_component.allreduce_large);
+    for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); ++i) {
+        (void) mca_base_component_var_register(
+            &mca_coll_persist_component.super.collm_version, params[i].name,
+            params[i].description, MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
+            MCA_BASE_VAR_SCOPE_READONLY, params[i].storage);
+    }
+    if (mca_coll_persist_component.shm_bcast_depth < 1) {
+        mca_coll_persist_component.shm_bcast_depth = 1;
+    }
     return OMPI_SUCCESS;
 }
 

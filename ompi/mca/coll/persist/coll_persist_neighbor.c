@@ -92,6 +92,7 @@ typedef struct {
     int count;                  /* when counts is NULL */
     ompi_datatype_t *const *types;
     bool per_peer_type;
+    bool given;                 /* counts and disps come from the user: check them */
 } layout_t;
 
 static ompi_datatype_t *lay_type(const layout_t *l, int i)
@@ -129,6 +130,18 @@ static int neighbor_exchange(const void *sbuf, layout_t snd, bool same_send, voi
     if (MPI_SUCCESS != rc) {
         return rc;
     }
+    if (snd.given) {
+        rc = mca_coll_persist_check_blocks(nb.outdeg, snd.counts, snd.disps, snd.types,
+                                           snd.per_peer_type);
+    }
+    if (OMPI_SUCCESS == rc && rcv.given) {
+        rc = mca_coll_persist_check_blocks(nb.indeg, rcv.counts, rcv.disps, rcv.types,
+                                           rcv.per_peer_type);
+    }
+    if (OMPI_SUCCESS != rc) {
+        neighbors_free(&nb);
+        return rc;
+    }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
     if (OMPI_SUCCESS == rc) {
         tags[0] = b.req->tag;
@@ -163,8 +176,8 @@ int mca_coll_persist_neighbor_allgather_init(const void *sbuf, int scount,
                                              struct ompi_info_t *info, ompi_request_t **request,
                                              struct mca_coll_base_module_2_3_0_t *module)
 {
-    layout_t snd = {NULL, NULL, false, scount, &sdtype, false};
-    layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false};
+    layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
+    layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false, false};
     (void) info;
     (void) module;
     return neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, request);
@@ -178,8 +191,8 @@ int mca_coll_persist_neighbor_allgatherv_init(const void *sbuf, int scount,
                                               struct ompi_info_t *info, ompi_request_t **request,
                                               struct mca_coll_base_module_2_3_0_t *module)
 {
-    layout_t snd = {NULL, NULL, false, scount, &sdtype, false};
-    layout_t rcv = {rcounts, disps, false, 0, &rdtype, false};
+    layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
+    layout_t rcv = {rcounts, disps, false, 0, &rdtype, false, true};
     (void) info;
     (void) module;
     return neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, request);
@@ -192,8 +205,8 @@ int mca_coll_persist_neighbor_alltoall_init(const void *sbuf, int scount,
                                             struct ompi_info_t *info, ompi_request_t **request,
                                             struct mca_coll_base_module_2_3_0_t *module)
 {
-    layout_t snd = {NULL, NULL, false, scount, &sdtype, false};
-    layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false};
+    layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
+    layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false, false};
     (void) info;
     (void) module;
     return neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
@@ -207,8 +220,8 @@ int mca_coll_persist_neighbor_alltoallv_init(const void *sbuf, const int *scount
                                              struct ompi_info_t *info, ompi_request_t **request,
                                              struct mca_coll_base_module_2_3_0_t *module)
 {
-    layout_t snd = {scounts, sdisps, false, 0, &sdtype, false};
-    layout_t rcv = {rcounts, rdisps, false, 0, &rdtype, false};
+    layout_t snd = {scounts, sdisps, false, 0, &sdtype, false, true};
+    layout_t rcv = {rcounts, rdisps, false, 0, &rdtype, false, true};
     (void) info;
     (void) module;
     return neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
@@ -223,8 +236,8 @@ int mca_coll_persist_neighbor_alltoallw_init(const void *sbuf, const int *scount
                                              struct ompi_info_t *info, ompi_request_t **request,
                                              struct mca_coll_base_module_2_3_0_t *module)
 {
-    layout_t snd = {scounts, sdisps, true, 0, sdtypes, true};
-    layout_t rcv = {rcounts, rdisps, true, 0, rdtypes, true};
+    layout_t snd = {scounts, sdisps, true, 0, sdtypes, true, true};
+    layout_t rcv = {rcounts, rdisps, true, 0, rdtypes, true, true};
     (void) info;
     (void) module;
     return neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);

@@ -157,7 +157,11 @@ int mca_coll_persist_reduce_scatter_init(const void *sbuf, void *rbuf, const int
                                          struct ompi_info_t *info, ompi_request_t **request,
                                          struct mca_coll_base_module_2_3_0_t *module)
 {
+    int rc = mca_coll_persist_check_blocks(ompi_comm_size(comm), rcounts, rcounts, NULL, false);
     (void) info;
     (void) module;
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
     return reduce_scatter_direct(sbuf, rbuf, rcounts, 0, dtype, op, comm, request);
 }

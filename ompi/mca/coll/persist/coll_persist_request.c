@@ -61,6 +61,9 @@ static bool round_done(mca_coll_persist_request_t *req)
  * collective is complete. */
 static bool advance(mca_coll_persist_request_t *req)
 {
+    if (NULL != req->shm) {
+        return mca_coll_persist_shm_advance(req->shm);
+    }
     for (;;) {
         if (req->round >= 0) {
             if (!round_done(req)) {
@@ -103,7 +106,7 @@ static int persist_start(size_t count, ompi_request_t **requests)
         req->super.super.req_state = OMPI_REQUEST_ACTIVE;
         req->round = -1;
         run_actions(req, 0, req->pre_actions);
-        if (advance(req)) {
+        if (NULL != req->shm ? mca_coll_persist_shm_start(req->shm) : advance(req)) {
             complete(req);
             continue;
         }
@@ -190,6 +193,7 @@ static void request_construct(mca_coll_persist_request_t *req)
     req->tmp = NULL;
     req->op = NULL;
     req->dtype = NULL;
+    req->shm = NULL;
 }
 
 static void request_destruct(mca_coll_persist_request_t *req)
@@ -203,6 +207,7 @@ static void request_destruct(mca_coll_persist_request_t *req)
     free(req->rounds);
     free(req->actions);
     free(req->tmp);
+    mca_coll_persist_shm_release(req->shm);
     if (NULL != req->op) {
         OBJ_RELEASE(req->op);
     }

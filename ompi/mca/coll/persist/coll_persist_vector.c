@@ -23,6 +23,10 @@ int mca_coll_persist_gatherv_init(const void *sbuf, int scount, struct ompi_data
 
     (void) info;
     (void) module;
+    if (rank == root && OMPI_SUCCESS != (rc = mca_coll_persist_check_blocks(size, rcounts, disps,
+                                                                            NULL, false))) {
+        return rc;
+    }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
     if (OMPI_SUCCESS == rc) {
         rc = mca_coll_persist_round(&b);
@@ -58,6 +62,10 @@ int mca_coll_persist_scatterv_init(const void *sbuf, const int *scounts, const i
 
     (void) info;
     (void) module;
+    if (rank == root && OMPI_SUCCESS != (rc = mca_coll_persist_check_blocks(size, scounts, disps,
+                                                                            NULL, false))) {
+        return rc;
+    }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
     if (OMPI_SUCCESS == rc && rank == root && MPI_IN_PLACE != rbuf) {
         rc = mca_coll_persist_action2(&b, mca_coll_persist_at(sbuf, disps[rank], sdtype), scounts[rank], sdtype,
@@ -94,6 +102,9 @@ int mca_coll_persist_allgatherv_init(const void *sbuf, int scount, struct ompi_d
 
     (void) info;
     (void) module;
+    if (OMPI_SUCCESS != (rc = mca_coll_persist_check_blocks(size, rcounts, disps, NULL, false))) {
+        return rc;
+    }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action2(&b, sbuf, scount, sdtype,
@@ -170,6 +181,13 @@ static int alltoall_direct(const void *sbuf, side_t snd, void *rbuf, side_t rcv,
     ptrdiff_t lo = 0, hi = 0;
     int rc;
 
+    rc = mca_coll_persist_check_blocks(size, rcv.counts, rcv.disps, rcv.types, rcv.bytes);
+    if (OMPI_SUCCESS == rc && !in_place) {
+        rc = mca_coll_persist_check_blocks(size, snd.counts, snd.disps, snd.types, snd.bytes);
+    }
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
     if (in_place) {
         /* Send from a copy of the receive blocks taken at every start. */
         side_span(&rcv, size, &lo, &hi);

@@ -1,0 +1,317 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Small collectives on a communicator that lives on one node: a shared
+ * segment per persistent collective, mapped at init, so that a start is a
+ * copy into a slot plus a store of a sequence word, and completion is
+ * reading the other ranks' sequence words.  No point-to-point request,
+ * no matching, no PML on the start path.
+ *
+ * Every rank owns nslots slots and one line for done (the last broadcast
+ * it copied out).  Start g uses slot g % nslots: a sequence word (the
+ * start that last wrote the slot) followed by the data, so that a reader
+ * gets both with one cache-line transfer for small messages.
+ *  - barrier: publish seq = g; complete when every seq >= g.
+ *  - allreduce: copy the contribution into my slot, publish; once every
+ *    seq >= g, every rank reduces all slots in rank order (so the result
+ *    is the same everywhere and non-commutative operations are right).
+ *    Two slots suffice without acknowledgements: a rank starts g + 2 only
+ *    after completing g + 1, which needs everybody to have started g + 1,
+ *    which they do only after completing g, i.e. after reading slot g % 2.
+ *  - bcast: the root copies into its slot and publishes; the others copy
+ *    out and publish done = g.  The root completes at once, so it may run
+ *    ahead: it reuses a slot only when every done >= g - nslots.
+ */
+#include "ompi_config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "opal/align.h"
+#include "opal/mca/shmem/base/base.h"
+#include "opal/mca/shmem/shmem.h"
+#include "opal/sys/atomic.h"
+#include "opal/util/proc.h"
+#include "ompi/mca/rte/rte.h"
+#include "ompi/proc/proc.h"
+
+#include "coll_persist.h"
+
+#define SHM_LINE 64
+
+typedef struct {
+    volatile uint64_t done;
+    char pad[SHM_LINE - sizeof(uint64_t)];
+} shm_ctl_t;
+
+typedef struct {
+    volatile uint64_t seq;
+    uint64_t pad;                         /* data 16-byte aligned, as for long double */
+    char data[];
+} shm_slot_t;
+
+struct mca_coll_persist_shm_t {
+    mca_coll_persist_shm_kind_t kind;
+    int rank, size, root, nslots;
+    uint64_t gen;                         /* starts so far */
+    bool published;                       /* this start's data is out */
+    int waiting;                          /* first rank not yet seen at gen */
+    size_t bytes, slot_bytes;
+    const char *src;                      /* contribution, contiguous bytes */
+    char *dst;                            /* result, contiguous bytes */
+    void *rbuf;                           /* result as the user's datatype sees it */
+    int count;
+    ompi_datatype_t *dtype;
+    ompi_op_t *op;
+    ptrdiff_t true_lb;
+    shm_ctl_t *ctl;
+    char *data;
+    opal_shmem_ds_t ds;
+};
+
+static shm_slot_t *slot(mca_coll_persist_shm_t *s, int rank, uint64_t gen)
+{
+    return (shm_slot_t *) (s->data + ((size_t) rank * s->nslots + gen % s->nslots) * s->slot_bytes);
+}
+
+/* Has rank published this start?  (A slot holds start gen - nslots or
+ * gen; the protocol keeps a writer from getting further ahead.) */
+static bool arrived(mca_coll_persist_shm_t *s, int rank)
+{
+    return slot(s, rank, s->gen)->seq >= s->gen;
+}
+
+static void publish(mca_coll_persist_shm_t *s)
+{
+    shm_slot_t *mine = slot(s, s->rank, s->gen);
+    if (s->bytes > 0 && NULL != s->src) {
+        memcpy(mine->data, s->src, s->bytes);
+    }
+    opal_atomic_wmb();
+    mine->seq = s->gen;
+    s->published = true;
+}
+
+/* True once every rank has published this start; data they published is
+ * then visible. */
+static bool all_arrived(mca_coll_persist_shm_t *s)
+{
+    for (; s->waiting < s->size; ++s->waiting) {
+        if (!arrived(s, s->waiting)) {
+            return false;
+        }
+    }
+    opal_atomic_rmb();
+    return true;
+}
+
+/* result = x0 op (x1 op (... op x(p-1))), from the slots */
+static void reduce_in_rank_order(mca_coll_persist_shm_t *s)
+{
+    if (0 == s->bytes) {
+        return;
+    }
+    memcpy(s->dst, slot(s, s->size - 1, s->gen)->data, s->bytes);
+    for (int j = s->size - 2; j >= 0; --j) {
+        ompi_op_reduce(s->op, slot(s, j, s->gen)->data - s->true_lb, s->rbuf, s->count, s->dtype);
+    }
+}
+
+static bool bcast_root_may_write(mca_coll_persist_shm_t *s)
+{
+    if (s->gen <= (uint64_t) s->nslots) {
+        return true;
+    }
+    for (; s->waiting < s->size; ++s->waiting) {
+        if (s->waiting != s->root && s->ctl[s->waiting].done < s->gen - s->nslots) {
+            return false;
+        }
+    }
+    opal_atomic_mb();                     /* their reads of the old data are over */
+    return true;
+}
+
+static bool bcast_advance(mca_coll_persist_shm_t *s)
+{
+    if (s->rank == s->root) {
+        if (!s->published && bcast_root_may_write(s)) {
+            publish(s);
+        }
+        return s->published;
+    }
+    if (!arrived(s, s->root)) {
+        return false;
+    }
+    opal_atomic_rmb();
+    if (s->bytes > 0) {
+        memcpy(s->dst, slot(s, s->root, s->gen)->data, s->bytes);
+    }
+    opal_atomic_mb();                     /* the copy is over before the root may reuse the slot */
+    s->ctl[s->rank].done = s->gen;
+    return true;
+}
+
+bool mca_coll_persist_shm_advance(mca_coll_persist_shm_t *s)
+{
+    switch (s->kind) {
+    case MCA_COLL_PERSIST_SHM_BCAST:
+        return bcast_advance(s);
+    case MCA_COLL_PERSIST_SHM_BARRIER:
+    case MCA_COLL_PERSIST_SHM_ALLREDUCE:      /* a barrier is an allreduce of nothing */
+        if (!s->published) {
+            publish(s);
+        }
+        if (!all_arrived(s)) {
+            return false;
+        }
+        reduce_in_rank_order(s);
+        return true;
+    }
+    return true;
+}
+
+bool mca_coll_persist_shm_start(mca_coll_persist_shm_t *s)
+{
+    s->gen++;
+    s->published = false;
+    s->waiting = 0;
+    return mca_coll_persist_shm_advance(s);
+}
+
+void mca_coll_persist_shm_release(mca_coll_persist_shm_t *s)
+{
+    if (NULL != s) {
+        opal_shmem_segment_detach(&s->ds);
+        free(s);
+    }
+}
+
+/* Whether the plan can be served from shared memory: decided from facts
+ * that are the same on every rank, so all of them take the same path. */
+static bool eligible(ompi_communicator_t *comm, size_t bytes)
+{
+    mca_coll_persist_component_t *c = &mca_coll_persist_component;
+    int size = ompi_comm_size(comm);
+
+    if (c->shm_max_bytes <= 0 || size < 2 || size > c->shm_max_ranks
+        || bytes > (size_t) c->shm_max_bytes) {
+        return false;
+    }
+    for (int i = 0; i < size; ++i) {
+        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, i);
+        if (NULL == proc || !OPAL_PROC_ON_LOCAL_NODE(proc->super.proc_flags)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static const char *backing_directory(void)
+{
+    return 0 == access("/dev/shm", W_OK) ? "/dev/shm" : ompi_process_info.proc_session_dir;
+}
+
+/* Rank 0 creates the segment; everybody attaches; the segment's name is
+ * unlinked once all have it, so nothing is left behind.  Returns whether
+ * every rank attached and could use it (ok is this rank's own verdict). */
+static int map_segment(ompi_communicator_t *comm, mca_coll_persist_shm_t *s, size_t len, int tag,
+                       int ok, bool *all_ok)
+{
+    struct {
+        int created;
+        opal_shmem_ds_t ds;
+    } hello;
+    void *base = NULL;
+    int rc;
+
+    memset(&hello, 0, sizeof(hello));
+    if (0 == s->rank) {
+        char path[OPAL_PATH_MAX];
+        snprintf(path, sizeof(path), "%s/ompix_coll_persist.%s.%x.%d.%d.%d", backing_directory(),
+                 ompi_process_info.nodename, OMPI_PROC_MY_NAME->jobid,
+                 (int) OMPI_PROC_MY_NAME->vpid, (int) ompi_comm_get_cid(comm), tag);
+        hello.created = OPAL_SUCCESS == opal_shmem_segment_create(&hello.ds, path, len);
+    }
+    rc = comm->c_coll->coll_bcast(&hello, sizeof(hello), MPI_BYTE, 0, comm,
+                                  comm->c_coll->coll_bcast_module);
+    if (OMPI_SUCCESS != rc) {
+        if (0 == s->rank && hello.created) {
+            opal_shmem_unlink(&hello.ds);
+        }
+        return rc;
+    }
+    if (hello.created) {
+        s->ds = hello.ds;
+        base = opal_shmem_segment_attach(&s->ds);
+    }
+    int mine = ok && NULL != base, all = 0;
+    rc = comm->c_coll->coll_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm,
+                                      comm->c_coll->coll_allreduce_module);
+    if (0 == s->rank && hello.created) {
+        opal_shmem_unlink(&s->ds);
+    }
+    if (NULL != base && (OMPI_SUCCESS != rc || !all)) {
+        opal_shmem_segment_detach(&s->ds);
+        base = NULL;
+    }
+    /* opal shmem puts its own header first: align the control lines */
+    s->ctl = (shm_ctl_t *) OPAL_ALIGN((uintptr_t) base, SHM_LINE, uintptr_t);
+    s->data = (char *) (s->ctl + s->size);
+    *all_ok = NULL != base;
+    return rc;
+}
+
+int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kind_t kind,
+                             const void *sbuf, void *rbuf, int count, ompi_datatype_t *dtype,
+                             ompi_op_t *op, int root, ompi_request_t **request)
+{
+    mca_coll_persist_builder_t b;
+    mca_coll_persist_shm_t *s;
+    size_t bytes = 0;
+    ptrdiff_t true_lb = 0;
+    bool contiguous = true, all_ok = false;
+    int rc;
+
+    if (NULL != dtype) {
+        ompi_datatype_type_size(dtype, &bytes);
+        bytes *= (size_t) count;
+        (void) mca_coll_persist_span(count, dtype, &true_lb);
+        contiguous = ompi_datatype_is_contiguous_memory_layout(dtype, count);
+    }
+    if (!eligible(comm, bytes)) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    s = calloc(1, sizeof(*s));
+    if (NULL == s) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    s->kind = kind;
+    s->rank = ompi_comm_rank(comm);
+    s->size = ompi_comm_size(comm);
+    s->root = root;
+    s->nslots = MCA_COLL_PERSIST_SHM_BCAST == kind ? mca_coll_persist_component.shm_bcast_depth : 2;
+    s->bytes = bytes;
+    s->slot_bytes = OPAL_ALIGN(sizeof(shm_slot_t) + bytes, SHM_LINE, size_t);
+    s->count = count;
+    s->dtype = dtype;
+    s->op = op;
+    s->true_lb = true_lb;
+    s->rbuf = rbuf;
+    s->dst = (char *) rbuf + true_lb;
+    s->src = (const char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf) + true_lb;
+
+    rc = mca_coll_persist_request_new(comm, op, dtype, 0, &b);
+    if (OMPI_SUCCESS == rc) {
+        size_t len = SHM_LINE
+                     + (size_t) s->size * (sizeof(shm_ctl_t) + (size_t) s->nslots * s->slot_bytes);
+        rc = map_segment(comm, s, len, b.req->tag, contiguous, &all_ok);
+    }
+    if (OMPI_SUCCESS != rc || !all_ok) {
+        free(s);
+        mca_coll_persist_abandon(&b);
+        return OMPI_SUCCESS != rc ? rc : OMPI_ERR_NOT_AVAILABLE;
+    }
+    b.req->shm = s;
+    return mca_coll_persist_finish(&b, request);
+}
