@@ -3,9 +3,11 @@
  *
  * Persistent allgather, alltoall, scan and exscan: counts 0, 1, 37 and
  * 1 MiB worth per rank; contiguous and strided layouts (also mixed:
- * contiguous send, strided receive); MPI_IN_PLACE; SUM and a
- * non-commutative user operation for the scans; 10 starts each with new
- * contents, checked every time.
+ * contiguous send, strided receive); MPI_IN_PLACE; SUM (recursive
+ * doubling) and a non-commutative user operation (the rank chain) for the
+ * scans; 10 starts each with new contents, checked every time.  Small
+ * blocks go through Bruck's algorithms, large ones through the ring and
+ * the pairwise exchange; persist_exchange_alg*.c force one of them.
  */
 #include "persist_common.h"
 #include <stdbool.h>
@@ -121,6 +123,11 @@ static void scans(int n, bool exclusive, bool noncomm, bool in_place)
 
 int main(int argc, char **argv)
 {
+#ifdef PERSIST_FORCE_ALGORITHM
+    /* every size through one algorithm (see persist_exchange_alg*.c) */
+    setenv("OMPI_MCA_coll_persist_allgather_algorithm", PERSIST_FORCE_ALGORITHM, 1);
+    setenv("OMPI_MCA_coll_persist_alltoall_algorithm", PERSIST_FORCE_ALGORITHM, 1);
+#endif
     ompix_test_init(&argc, &argv);
     for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); ++c) {
         int n = counts[c];
@@ -134,6 +141,7 @@ int main(int argc, char **argv)
         if (n < (1 << 18)) {
             for (int x = 0; x < 2; ++x) {
                 scans(n, x, false, false);
+                scans(n, x, false, true);
                 scans(n, x, true, false);
                 scans(n, x, true, true);
             }

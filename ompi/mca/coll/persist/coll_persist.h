@@ -87,7 +87,9 @@ enum {
     MCA_COLL_PERSIST_BCAST_BINOMIAL = 1,
     MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER = 2,
     MCA_COLL_PERSIST_ALLREDUCE_RECURSIVE_DOUBLING = 1,
-    MCA_COLL_PERSIST_ALLREDUCE_RING = 2
+    MCA_COLL_PERSIST_ALLREDUCE_RING = 2,
+    MCA_COLL_PERSIST_EXCHANGE_BRUCK = 1,        /* allgather and alltoall */
+    MCA_COLL_PERSIST_EXCHANGE_LINEAR = 2        /* allgather ring, alltoall pairwise */
 };
 
 typedef struct {
@@ -95,6 +97,9 @@ typedef struct {
     int priority;
     int bcast_algorithm, allreduce_algorithm;
     int bcast_large, allreduce_large;     /* bytes from which the large algorithm is used */
+    int allgather_algorithm, alltoall_algorithm;
+    int allgather_large;                  /* total bytes from which allgather uses the ring */
+    int alltoall_small;                   /* block bytes below which alltoall uses Bruck */
     int shm_max_bytes, shm_max_ranks;     /* limits of the shared-memory plans */
     int shm_bcast_depth;                  /* starts a broadcast root may run ahead */
     opal_list_t active;                   /* started, not yet complete */

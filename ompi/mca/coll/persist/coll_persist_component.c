@@ -46,6 +46,10 @@ mca_coll_persist_component_t mca_coll_persist_component = {
     .allreduce_algorithm = MCA_COLL_PERSIST_AUTO,
     .bcast_large = 128 * 1024,
     .allreduce_large = 64 * 1024,
+    .allgather_algorithm = MCA_COLL_PERSIST_AUTO,
+    .alltoall_algorithm = MCA_COLL_PERSIST_AUTO,
+    .allgather_large = 32 * 1024,
+    .alltoall_small = 256,
     .shm_max_bytes = 4096,
     .shm_max_ranks = 16,
     .shm_bcast_depth = 8,
@@ -74,6 +78,18 @@ static const struct {
     {"allreduce_large", &mca_coll_persist_component.allreduce_large,
      "Message size in bytes from which the automatic choice uses the ring allreduce "
      "for commutative operations"},
+    {"allgather_algorithm", &mca_coll_persist_component.allgather_algorithm,
+     "Persistent allgather algorithm: 0 choose by size (see allgather_large), 1 Bruck "
+     "(log2 p rounds through a scratch buffer), 2 ring on the user's buffer"},
+    {"allgather_large", &mca_coll_persist_component.allgather_large,
+     "Total gathered bytes from which the automatic choice uses the ring allgather "
+     "instead of Bruck's (which it uses for more than 2 ranks below this)"},
+    {"alltoall_algorithm", &mca_coll_persist_component.alltoall_algorithm,
+     "Persistent alltoall algorithm: 0 choose by size (see alltoall_small), 1 Bruck "
+     "(log2 p rounds, blocks packed by copies), 2 pairwise exchange"},
+    {"alltoall_small", &mca_coll_persist_component.alltoall_small,
+     "Block size in bytes below which the automatic choice uses Bruck's alltoall (for "
+     "more than 2 ranks) instead of the pairwise exchange"},
     {"shm_max_bytes", &mca_coll_persist_component.shm_max_bytes,
      "Largest message in bytes for which a barrier, broadcast or allreduce on a "
      "communicator within one node is planned over a shared segment (a start is a copy "

@@ -1,13 +1,148 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Block exchanges on the user's buffers: allgather by a ring (p - 1
- * rounds, each forwarding the block received in the previous one) and
- * alltoall pairwise (round k exchanges with rank +/- k).
+ * Block exchanges.  Small messages by Bruck's algorithms, ceil(log2 p)
+ * rounds through a scratch buffer that holds the blocks rotated by this
+ * rank's number: allgather doubles the blocks it holds each round;
+ * alltoall sends, in round k, the blocks whose index has bit k set,
+ * packed by copies planned at init.  Large messages on the user's
+ * buffers: allgather by a ring (p - 1 rounds, each forwarding the block
+ * received in the previous one), alltoall pairwise (round k exchanges with
+ * rank +/- k).
  */
 #include "ompi_config.h"
 
 #include "coll_persist.h"
+
+/* Block i (of count elements) of a buffer of such blocks. */
+static char *block(const void *buf, int i, int count, ompi_datatype_t *dtype)
+{
+    return mca_coll_persist_at(buf, (ptrdiff_t) i * count, dtype);
+}
+
+/* A scratch area of nblocks blocks, from offset *used of the request's
+ * scratch memory, as the datatype addresses it. */
+static char *scratch_blocks(mca_coll_persist_builder_t *b, size_t *used, int nblocks, int count,
+                            ompi_datatype_t *dtype)
+{
+    ptrdiff_t true_lb;
+    size_t span = mca_coll_persist_span(nblocks * count, dtype, &true_lb);
+    char *at = (char *) b->req->tmp + *used - true_lb;
+    *used += span;
+    return at;
+}
+
+static size_t blocks_bytes(int nblocks, int count, ompi_datatype_t *dtype)
+{
+    ptrdiff_t true_lb;
+    return mca_coll_persist_span(nblocks * count, dtype, &true_lb);
+}
+
+/* Whether the algorithm for small messages serves this exchange. */
+static bool use_bruck(int algorithm, size_t bytes, int limit, int size, int rcount)
+{
+    if (size < 2 || rcount <= 0) {
+        return false;
+    }
+    if (MCA_COLL_PERSIST_AUTO == algorithm) {
+        return size > 2 && bytes < (size_t) limit;
+    }
+    return MCA_COLL_PERSIST_EXCHANGE_BRUCK == algorithm;
+}
+
+/* Bruck allgather: tmp[i] ends up holding the block of rank + i; in the
+ * round of distance d a rank sends its first min(d, p - d) blocks to
+ * rank - d and receives as many from rank + d behind the d it has. */
+static int allgather_bruck(mca_coll_persist_builder_t *b, const void *sbuf, int scount,
+                           ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                           ompi_datatype_t *rdtype, int rank, int size)
+{
+    size_t used = 0;
+    char *tmp = scratch_blocks(b, &used, size, rcount, rdtype);
+    int rc = MPI_IN_PLACE == sbuf
+             ? mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(rbuf, rank, rcount, rdtype),
+                                       tmp, rcount, rdtype, NULL)
+             : mca_coll_persist_action2(b, sbuf, scount, sdtype, tmp, rcount, rdtype);
+
+    for (int d = 1; OMPI_SUCCESS == rc && d < size; d <<= 1) {
+        int n = d < size - d ? d : size - d;
+        rc = mca_coll_persist_round(b);
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_recv(b, block(tmp, d, rcount, rdtype), n * rcount, rdtype,
+                                       (rank + d) % size);
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_send(b, tmp, n * rcount, rdtype, (rank - d + size) % size);
+        }
+    }
+    /* rotate into place: rbuf[rank + i] = tmp[i] */
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, tmp, block(rbuf, rank, rcount, rdtype),
+                                     (size - rank) * rcount, rdtype, NULL);
+    }
+    if (OMPI_SUCCESS == rc && rank > 0) {
+        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(tmp, size - rank, rcount, rdtype),
+                                     rbuf, rank * rcount, rdtype, NULL);
+    }
+    return rc;
+}
+
+/* Bruck alltoall: tmp[i] starts as the block for rank + i; in round k
+ * the blocks with bit k set go to rank + 2^k, packed contiguously, and
+ * the ones received from rank - 2^k replace them; finally the block in
+ * tmp[i] is the one from rank - i. */
+static int alltoall_bruck(mca_coll_persist_builder_t *b, const void *sbuf, int scount,
+                          ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                          ompi_datatype_t *rdtype, int rank, int size)
+{
+    size_t used = 0;
+    char *tmp = scratch_blocks(b, &used, size, rcount, rdtype);
+    char *out = scratch_blocks(b, &used, size, rcount, rdtype);
+    char *in = scratch_blocks(b, &used, size, rcount, rdtype);
+    int rc;
+
+    if (MPI_IN_PLACE == sbuf) {        /* read before anything writes rbuf */
+        sbuf = rbuf;
+        scount = rcount;
+        sdtype = rdtype;
+    }
+    rc = mca_coll_persist_action2(b, block(sbuf, rank, scount, sdtype), (size - rank) * scount,
+                                  sdtype, tmp, (size - rank) * rcount, rdtype);
+    if (OMPI_SUCCESS == rc && rank > 0) {
+        rc = mca_coll_persist_action2(b, sbuf, rank * scount, sdtype,
+                                      block(tmp, size - rank, rcount, rdtype), rank * rcount, rdtype);
+    }
+    for (int d = 1; OMPI_SUCCESS == rc && d < size; d <<= 1) {
+        int n = 0;
+        for (int i = 0; OMPI_SUCCESS == rc && i < size; ++i) {
+            if (i & d) {
+                rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(tmp, i, rcount, rdtype),
+                                             block(out, n++, rcount, rdtype), rcount, rdtype, NULL);
+            }
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_round(b);
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_recv(b, in, n * rcount, rdtype, (rank - d + size) % size);
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_send(b, out, n * rcount, rdtype, (rank + d) % size);
+        }
+        for (int i = 0, j = 0; OMPI_SUCCESS == rc && i < size; ++i) {
+            if (i & d) {
+                rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(in, j++, rcount, rdtype),
+                                             block(tmp, i, rcount, rdtype), rcount, rdtype, NULL);
+            }
+        }
+    }
+    for (int i = 0; OMPI_SUCCESS == rc && i < size; ++i) {
+        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(tmp, i, rcount, rdtype),
+                                     block(rbuf, (rank - i + size) % size, rcount, rdtype), rcount,
+                                     rdtype, NULL);
+    }
+    return rc;
+}
 
 int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                     void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
@@ -20,8 +155,20 @@ int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_da
     mca_coll_persist_builder_t b;
     int rc;
 
+    size_t bytes;
+
     (void) info;
     (void) module;
+    ompi_datatype_type_size(rdtype, &bytes);
+    bytes *= (size_t) rcount * (size_t) size;
+    if (use_bruck(mca_coll_persist_component.allgather_algorithm, bytes,
+                  mca_coll_persist_component.allgather_large, size, rcount)) {
+        rc = mca_coll_persist_request_new(comm, NULL, rdtype, blocks_bytes(size, rcount, rdtype), &b);
+        if (OMPI_SUCCESS == rc) {
+            rc = allgather_bruck(&b, sbuf, scount, sdtype, rbuf, rcount, rdtype, rank, size);
+        }
+        return mca_coll_persist_end(&b, rc, request);
+    }
     rc = mca_coll_persist_request_new(comm, NULL, rdtype, 0, &b);
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action2(&b, sbuf, scount, sdtype,
@@ -54,6 +201,17 @@ int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_dat
 
     (void) info;
     (void) module;
+    ompi_datatype_type_size(rdtype, &tmp_bytes);
+    if (use_bruck(mca_coll_persist_component.alltoall_algorithm, tmp_bytes * (size_t) rcount,
+                  mca_coll_persist_component.alltoall_small, size, rcount)) {
+        rc = mca_coll_persist_request_new(comm, NULL, rdtype, 3 * blocks_bytes(size, rcount, rdtype),
+                                          &b);
+        if (OMPI_SUCCESS == rc) {
+            rc = alltoall_bruck(&b, sbuf, scount, sdtype, rbuf, rcount, rdtype, rank, size);
+        }
+        return mca_coll_persist_end(&b, rc, request);
+    }
+    tmp_bytes = 0;
     if (MPI_IN_PLACE == sbuf) {
         /* The data to send is in rbuf, which receives: send from a copy
          * taken at every start. */

@@ -1,9 +1,13 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Inclusive and exclusive scan along the rank chain: rank r receives the
- * prefix of ranks 0..r-1 from r-1 and passes its own prefix on to r+1.
- * The prefix is always the left operand, so any operation is correct.
+ * Inclusive and exclusive scan.  Commutative operations: recursive
+ * doubling, ceil(log2 p) rounds; in round k a rank swaps with rank ^ 2^k
+ * the combination of a block of 2^k ranks it has so far, and takes the
+ * partner's into its result only when the partner is lower.  Other
+ * operations: along the rank chain, rank r receiving the prefix of ranks
+ * 0..r-1 from r-1 and passing its own on, the prefix always the left
+ * operand.
  */
 #include "ompi_config.h"
 
@@ -18,10 +22,75 @@ static void *scratch(mca_coll_persist_request_t *req, ompi_datatype_t *dtype)
 
 static size_t scratch_bytes(int count, ompi_datatype_t *dtype)
 {
-    ptrdiff_t lb, extent, true_lb, true_extent;
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-    return count > 0 ? (size_t) true_extent + (size_t) (count - 1) * extent : 0;
+    ptrdiff_t true_lb;
+    return mca_coll_persist_span(count, dtype, &true_lb);
+}
+
+/* Recursive doubling over a commutative op.  partial (the combination of
+ * the block of ranks this rank speaks for) starts as its own input, which
+ * the start actions already put where own points; result, when given,
+ * accumulates the lower partners' blocks: inclusive scans start it from
+ * the own input, exclusive ones from the first lower block received. */
+static int doubling(mca_coll_persist_builder_t *b, void *partial, void *incoming, void *result,
+                    bool result_has_own, int count, ompi_datatype_t *dtype, ompi_op_t *op,
+                    int rank, int size)
+{
+    bool empty = !result_has_own;
+    int rc = OMPI_SUCCESS;
+
+    for (int mask = 1; OMPI_SUCCESS == rc && mask < size; mask <<= 1) {
+        int peer = rank ^ mask;
+        if (peer >= size) {
+            continue;
+        }
+        rc = mca_coll_persist_round(b);
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_recv(b, incoming, count, dtype, peer);
+        }
+        if (OMPI_SUCCESS == rc) {
+            rc = mca_coll_persist_send(b, partial, count, dtype, peer);
+        }
+        if (OMPI_SUCCESS == rc && peer < rank) {
+            rc = empty ? mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, incoming, result,
+                                                 count, dtype, NULL)
+                       : mca_coll_persist_action(b, MCA_COLL_PERSIST_REDUCE, incoming, result,
+                                                 count, dtype, op);
+            empty = false;
+        }
+        if (OMPI_SUCCESS == rc && mask << 1 < size) {   /* the last round's partial is not needed */
+            rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_REDUCE, incoming, partial, count,
+                                         dtype, op);
+        }
+    }
+    return rc;
+}
+
+/* Two scratch buffers of count elements: the partial and the incoming. */
+static int scan_doubling(const void *sbuf, void *rbuf, int count, ompi_datatype_t *dtype,
+                         ompi_op_t *op, bool exclusive, ompi_communicator_t *comm,
+                         ompi_request_t **request)
+{
+    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
+    size_t span = scratch_bytes(count, dtype);
+    mca_coll_persist_builder_t b;
+    char *partial, *incoming;
+    const void *input = MPI_IN_PLACE == sbuf ? rbuf : sbuf;
+    int rc = mca_coll_persist_request_new(comm, op, dtype, 2 * span, &b);
+
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_persist_abandon(&b);
+        return rc;
+    }
+    partial = scratch(b.req, dtype);
+    incoming = partial + span;
+    rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, input, partial, count, dtype, NULL);
+    if (OMPI_SUCCESS == rc && !exclusive && MPI_IN_PLACE != sbuf) {
+        rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, sbuf, rbuf, count, dtype, NULL);
+    }
+    if (OMPI_SUCCESS == rc) {
+        rc = doubling(&b, partial, incoming, rbuf, !exclusive, count, dtype, op, rank, size);
+    }
+    return mca_coll_persist_end(&b, rc, request);
 }
 
 int mca_coll_persist_scan_init(const void *sbuf, void *rbuf, int count,
@@ -36,6 +105,9 @@ int mca_coll_persist_scan_init(const void *sbuf, void *rbuf, int count,
 
     (void) info;
     (void) module;
+    if (ompi_op_is_commute(op) && size > 1) {
+        return scan_doubling(sbuf, rbuf, count, dtype, op, false, comm, request);
+    }
     rc = mca_coll_persist_request_new(comm, op, dtype, rank > 0 ? scratch_bytes(count, dtype) : 0, &b);
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, sbuf, rbuf, count, dtype, NULL);
@@ -72,6 +144,9 @@ int mca_coll_persist_exscan_init(const void *sbuf, void *rbuf, int count,
 
     (void) info;
     (void) module;
+    if (ompi_op_is_commute(op) && size > 1) {
+        return scan_doubling(sbuf, rbuf, count, dtype, op, true, comm, request);
+    }
     /* The scratch buffer holds this rank's input, then the prefix it sends:
      * with MPI_IN_PLACE the input is in rbuf, which receives the result. */
     rc = mca_coll_persist_request_new(comm, op, dtype, scratch_bytes(count, dtype), &b);
