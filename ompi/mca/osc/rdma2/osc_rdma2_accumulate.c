@@ -266,6 +266,13 @@ static int rdma2_element_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount
     bool done = false;
     int ret = OMPI_SUCCESS;
 
+    if (ompi_datatype_is_contiguous_memory_layout(tdt, tcount)) {
+        /* One run: no convertor needed (the common single-element case). */
+        ptrdiff_t lb, extent;
+        ompi_datatype_get_true_extent(tdt, &lb, &extent);
+        ompi_datatype_type_size(tdt, &size);
+        return rdma2_run(acc, raddr + lb, size * (size_t) tcount, 0);
+    }
     OBJ_CONSTRUCT(&conv, opal_convertor_t);
     opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &tdt->super, tcount,
                                              (void *) (uintptr_t) raddr, 0, &conv);
@@ -376,12 +383,40 @@ static int rdma2_pack(const void *buf, int count, ompi_datatype_t *dt, ompi_data
     return ompi_datatype_sndrcv((void *) buf, count, dt, *out, n, prim);
 }
 
+/* Where old target elements are collected: the user's result buffer when
+ * it is a plain contiguous array of them, else a small stack buffer or a
+ * heap one (unpacked into the result afterwards). */
+static int rdma2_result_buffer(void *result, int rcount, ompi_datatype_t *rdt,
+                               ompi_datatype_t *prim, size_t n, char *stackbuf, size_t stacklen,
+                               char **rbuf, char **to_free, bool *direct)
+{
+    ptrdiff_t lb, extent, plb, pextent;
+    size_t psize;
+
+    *to_free = NULL;
+    ompi_datatype_type_size(prim, &psize);
+    ompi_datatype_get_extent(prim, &plb, &pextent);
+    *direct = (size_t) pextent == psize && ompi_datatype_is_contiguous_memory_layout(rdt, rcount);
+    if (*direct) {
+        ompi_datatype_get_true_extent(rdt, &lb, &extent);
+        *rbuf = (char *) result + lb;
+        return OMPI_SUCCESS;
+    }
+    if (n * (size_t) pextent <= stacklen) {
+        *rbuf = stackbuf;
+        return OMPI_SUCCESS;
+    }
+    *to_free = *rbuf = malloc(n * (size_t) pextent);
+    return NULL == *rbuf ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+}
+
 static int rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt, void *result,
                             int rcount, ompi_datatype_t *rdt, int target, ptrdiff_t disp,
                             int tcount, ompi_datatype_t *tdt, ompi_op_t *op, ompi_win_t *win)
 {
     rdma2_acc_t acc = { .module = RDMA2_MODULE(win), .op = op };
-    char *ofree = NULL, *rfree = NULL;
+    char *ofree = NULL, *rfree = NULL, stackbuf[128];
+    bool result_direct = false;
     size_t tsize, rsize, n;
     uint64_t raddr;
     int ret;
@@ -407,17 +442,15 @@ static int rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt
         ret = rdma2_pack(origin, ocount, odt, acc.prim, n, (char **) &acc.obuf, &ofree);
     }
     if (OMPI_SUCCESS == ret && NULL != result) {
-        ptrdiff_t plb, pextent;
-        ompi_datatype_get_extent(acc.prim, &plb, &pextent);
-        rfree = acc.rbuf = malloc(n * (size_t) pextent);
-        ret = NULL == acc.rbuf ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+        ret = rdma2_result_buffer(result, rcount, rdt, acc.prim, n, stackbuf, sizeof(stackbuf),
+                                  &acc.rbuf, &rfree, &result_direct);
     }
     if (OMPI_SUCCESS == ret) {
         ret = rdma2_element_type(acc.module, acc.prim)
             ? rdma2_element_path(&acc, raddr, tcount, tdt)
             : rdma2_lock_path(&acc, raddr, tcount, tdt, n);
     }
-    if (OMPI_SUCCESS == ret && NULL != result) {
+    if (OMPI_SUCCESS == ret && NULL != result && !result_direct) {
         ret = ompi_datatype_sndrcv(acc.rbuf, n, acc.prim, result, rcount, rdt);
     }
     free(ofree);
