@@ -48,6 +48,7 @@ typedef struct mca_osc_rdma2_component_t {
     ompi_osc_base_component_t super;
     int priority;
     int verbose;
+    int max_attach;                 /* regions per rank in a dynamic window */
     int output;
     bool enable_mpi_threads;
     bool ucx_ready;                 /* context and worker created */
@@ -91,6 +92,35 @@ typedef struct mca_osc_rdma2_state_t {
 #define RDMA2_GLOBAL_ALL  (UINT64_C(1) << 32)
 #define RDMA2_LOW_MASK    UINT64_C(0xffffffff)
 
+/* Dynamic windows: each rank's attached regions, in its state block after
+ * posted[] (same offset on every rank), guarded by a sequence counter:
+ * odd while the owner edits the table, bumped to the next even value
+ * after.  Origins cache a copy per peer and re-read it only when the
+ * counter changed (README-design.md). */
+#define RDMA2_RKEY_MAX 200
+typedef struct mca_osc_rdma2_region_t {
+    uint64_t base;
+    uint64_t len;
+    uint32_t rkey_len;
+    uint32_t pad;
+    char rkey[RDMA2_RKEY_MAX];
+} mca_osc_rdma2_region_t;
+
+typedef struct mca_osc_rdma2_regions_t {
+    volatile uint64_t gen;          /* sequence counter (odd: being edited) */
+    volatile uint64_t count;
+    mca_osc_rdma2_region_t region[];
+} mca_osc_rdma2_regions_t;
+
+/* What the origin keeps about one peer's regions. */
+typedef struct mca_osc_rdma2_dyn_cache_t {
+    uint64_t gen;                   /* generation the copy below is from; 1 = none */
+    uint64_t count;
+    mca_osc_rdma2_region_t *region; /* copy of the peer's table (max_attach entries) */
+    ucp_rkey_h *rkey;               /* unpacked on first use, per entry */
+    void **ptr;                     /* direct pointer per entry, if mapped */
+} mca_osc_rdma2_dyn_cache_t;
+
 /* What one rank publishes about itself when a window is created.  Followed
  * in the exchanged blob by its worker address (if addresses are exchanged),
  * then the packed keys of the window memory, the state block and the
@@ -131,6 +161,7 @@ typedef struct mca_osc_rdma2_peer_t {
     bool ucx_pending;               /* UCX operations issued since the last flush */
     uint64_t starts;                /* PSCW access epochs started toward this target */
     bool starts_open;               /* in the current PSCW access group */
+    mca_osc_rdma2_dyn_cache_t *dyn; /* dynamic windows: cached region table */
 } mca_osc_rdma2_peer_t;
 
 /* How accumulate-family operations are made atomic in one window. */
@@ -153,6 +184,11 @@ typedef struct mca_osc_rdma2_module_t {
     ucp_mem_h win_memh;             /* NULL for size 0 */
     ucp_mem_h state_memh;
     mca_osc_rdma2_state_t *state;
+
+    /* dynamic windows: our attached regions (table in the state block) */
+    size_t dyn_offset;              /* of the region table in every state block */
+    mca_osc_rdma2_regions_t *regions;
+    ucp_mem_h *region_memh;         /* per table entry */
 
     /* exchanged descriptions, parsed lazily */
     char *blob;
@@ -229,8 +265,9 @@ static inline int mca_osc_rdma2_peer(mca_osc_rdma2_module_t *module, int rank,
 
 /* Checks that [disp, disp + count x dt) lies in the target's window and
  * returns the remote address of disp (0-count accesses always pass). */
-int mca_osc_rdma2_target_range(mca_osc_rdma2_peer_t *peer, ptrdiff_t disp, int count,
-                               struct ompi_datatype_t *dt, uint64_t *addr);
+int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                               ptrdiff_t disp, int count, struct ompi_datatype_t *dt,
+                               uint64_t *addr);
 int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target);
 /* Peer, epoch, matching type signatures and range of one operation. */
 int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
@@ -269,6 +306,18 @@ int mca_osc_rdma2_fetch_and_op(const void *origin_addr, void *result_addr,
 int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_addr,
                                    void *result_addr, struct ompi_datatype_t *dt, int target,
                                    ptrdiff_t target_disp, struct ompi_win_t *win);
+
+/* ---------------------------------------------------------------------- */
+/* osc_rdma2_dynamic.c                                                     */
+
+size_t mca_osc_rdma2_dyn_table_size(void);
+int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len);
+int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base);
+void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module);
+void mca_osc_rdma2_dyn_release_peer(mca_osc_rdma2_peer_t *peer);
+/* Points the peer's window fields at the region holding [addr, addr+len). */
+int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                             uint64_t addr, uint64_t len);
 
 /* ---------------------------------------------------------------------- */
 /* osc_rdma2_request.c                                                     */

@@ -32,13 +32,16 @@ int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target)
     return OMPI_ERR_RMA_SYNC;
 }
 
-int mca_osc_rdma2_target_range(mca_osc_rdma2_peer_t *peer, ptrdiff_t disp, int count,
-                               struct ompi_datatype_t *dt, uint64_t *addr)
+int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                               ptrdiff_t disp, int count, struct ompi_datatype_t *dt,
+                               uint64_t *addr)
 {
+    bool dynamic = MPI_WIN_FLAVOR_DYNAMIC == module->flavor;
     ptrdiff_t lb, extent, true_lb, true_extent;
     int64_t off = (int64_t) disp * peer->disp_unit, lo, hi;
 
-    *addr = peer->base + off;
+    /* Dynamic windows: displacements are absolute addresses. */
+    *addr = (dynamic ? 0 : peer->base) + off;
     if (0 == count) {
         return OMPI_SUCCESS;
     }
@@ -50,6 +53,9 @@ int mca_osc_rdma2_target_range(mca_osc_rdma2_peer_t *peer, ptrdiff_t disp, int c
         hi += (int64_t) (count - 1) * extent;
     } else {
         lo += (int64_t) (count - 1) * extent;
+    }
+    if (dynamic) {
+        return mca_osc_rdma2_dyn_lookup(module, peer, (uint64_t) lo, (uint64_t) (hi - lo));
     }
     if (lo < 0 || hi > (int64_t) peer->size) {
         return OMPI_ERR_RMA_RANGE;
@@ -178,7 +184,7 @@ int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
     if (size * (size_t) count != tsize * (size_t) tcount) {
         return MPI_ERR_TYPE;
     }
-    return mca_osc_rdma2_target_range(*peer, disp, tcount, tdt, raddr);
+    return mca_osc_rdma2_target_range(module, *peer, disp, tcount, tdt, raddr);
 }
 
 int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,

@@ -48,11 +48,19 @@ static int rdma2_register(void)
     mca_osc_rdma2_component.priority = 120;
     (void) mca_base_component_var_register(
         &mca_osc_rdma2_component.super.osc_version, "priority",
-        "Priority of osc/rdma2 for the windows it can serve (MPI_Win_create and "
-        "MPI_Win_allocate); stock osc rdma is 101 and osc sm 100, so the default wins "
+        "Priority of osc/rdma2 for the windows it can serve (MPI_Win_create, "
+        "MPI_Win_allocate, MPI_Win_create_dynamic); stock osc rdma is 101 and osc sm 100, so the default wins "
         "default selection; 0 or --mca osc ^rdma2 turns it off",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_GROUP,
         &mca_osc_rdma2_component.priority);
+
+    mca_osc_rdma2_component.max_attach = 64;
+    (void) mca_base_component_var_register(
+        &mca_osc_rdma2_component.super.osc_version, "max_attach",
+        "Most regions one rank may have attached to one dynamic window at a time "
+        "(each costs 224 bytes in that window's state block)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
+        &mca_osc_rdma2_component.max_attach);
 
     mca_osc_rdma2_component.verbose = 0;
     (void) mca_base_component_var_register(
@@ -104,9 +112,8 @@ static int rdma2_query(struct ompi_win_t *win, void **base, size_t size, int dis
 {
     (void) win; (void) base; (void) size; (void) disp_unit; (void) info;
     /* Shared windows need one contiguous segment mapped by every rank: osc
-     * sm serves them.  Dynamic windows are not implemented yet: decline so
-     * osc rdma / pt2pt serve them. */
-    if (MPI_WIN_FLAVOR_SHARED == flavor || MPI_WIN_FLAVOR_DYNAMIC == flavor) {
+     * sm serves them. */
+    if (MPI_WIN_FLAVOR_SHARED == flavor) {
         return -1;
     }
     if (OMPI_COMM_IS_INTER(comm) || mca_osc_rdma2_component.priority <= 0) {

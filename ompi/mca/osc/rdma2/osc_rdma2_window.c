@@ -19,8 +19,8 @@
 
 static const ompi_osc_base_module_t rdma2_module_template = {
     .osc_win_shared_query = NULL,
-    .osc_win_attach = NULL,
-    .osc_win_detach = NULL,
+    .osc_win_attach = mca_osc_rdma2_attach,
+    .osc_win_detach = mca_osc_rdma2_detach,
     .osc_free = mca_osc_rdma2_free,
     .osc_put = mca_osc_rdma2_put,
     .osc_get = mca_osc_rdma2_get,
@@ -82,6 +82,11 @@ static void rdma2_module_count_down(void)
 
 static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t size)
 {
+    if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
+        /* Open MPI passes base = MPI_BOTTOM (NULL) itself: nothing to map. */
+        module->base = NULL;
+        return OMPI_SUCCESS;
+    }
     if (0 == size) {
         /* Nothing to register; MPI_Win_allocate returns NULL. */
         if (MPI_WIN_FLAVOR_ALLOCATE == module->flavor) {
@@ -107,10 +112,21 @@ static int rdma2_map_state(mca_osc_rdma2_module_t *module)
     void *base = NULL;
     int ret;
 
+    if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
+        /* The region table follows posted[], at the same offset everywhere. */
+        module->dyn_offset = (len + 63) & ~(size_t) 63;
+        len = module->dyn_offset + mca_osc_rdma2_dyn_table_size();
+        module->region_memh = calloc(mca_osc_rdma2_component.max_attach, sizeof(ucp_mem_h));
+        if (NULL == module->region_memh) return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+
     ret = mca_osc_rdma2_ucx_mem_map(NULL, len, true, &module->state_memh, &base);
     if (OMPI_SUCCESS == ret) {
         memset(base, 0, len);
         module->state = (mca_osc_rdma2_state_t *) base;
+        if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
+            module->regions = (mca_osc_rdma2_regions_t *) ((char *) base + module->dyn_offset);
+        }
     }
     return ret;
 }
@@ -376,6 +392,7 @@ static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
             if (NULL == peer) {
                 continue;
             }
+            mca_osc_rdma2_dyn_release_peer(peer);
             if (NULL != peer->win_rkey) ucp_rkey_destroy(peer->win_rkey);
             if (NULL != peer->state_rkey) ucp_rkey_destroy(peer->state_rkey);
             if (NULL != peer->pstate_rkey) ucp_rkey_destroy(peer->pstate_rkey);
@@ -383,6 +400,7 @@ static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
         }
         free(module->peers);
     }
+    mca_osc_rdma2_dyn_release_local(module);
     if (NULL != module->win_memh) {
         ucp_mem_unmap(ctx, module->win_memh);
     }
@@ -407,7 +425,7 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     int ret;
 
     (void) info;  /* read through the subscriptions below */
-    if (MPI_WIN_FLAVOR_SHARED == flavor || MPI_WIN_FLAVOR_DYNAMIC == flavor) {
+    if (MPI_WIN_FLAVOR_SHARED == flavor) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
     ret = rdma2_module_count_up();
@@ -451,7 +469,8 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     ompi_win_set_name(win, name);
     rdma2_subscribe_info(win);
     RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,
-                  MPI_WIN_FLAVOR_ALLOCATE == flavor ? "allocated" : "created", size,
+                  MPI_WIN_FLAVOR_ALLOCATE == flavor ? "allocated"
+                  : MPI_WIN_FLAVOR_DYNAMIC == flavor ? "dynamic" : "created", size,
                   RDMA2_ACC_ELEMENT == module->acc_mode ? "element atomics" : "target lock");
     return OMPI_SUCCESS;
 }
