@@ -13,6 +13,7 @@
 #include <ucp/api/ucp.h>
 
 #include "opal/class/opal_hash_table.h"
+#include "opal/sys/atomic.h"
 #include "opal/threads/mutex.h"
 #include "opal/util/output.h"
 #include "ompi/communicator/communicator.h"
@@ -164,6 +165,15 @@ typedef struct mca_osc_rdma2_peer_t {
     mca_osc_rdma2_dyn_cache_t *dyn; /* dynamic windows: cached region table */
 } mca_osc_rdma2_peer_t;
 
+/* Request of Rput/Rget/...: complete when every UCX piece's callback ran
+ * (`outstanding` starts at 1 for the issuing thread). */
+typedef struct mca_osc_rdma2_request_t {
+    ompi_request_t super;
+    volatile int32_t outstanding;
+    int error;
+} mca_osc_rdma2_request_t;
+OBJ_CLASS_DECLARATION(mca_osc_rdma2_request_t);
+
 /* How accumulate-family operations are made atomic in one window. */
 enum {
     RDMA2_ACC_ELEMENT = 0,  /* element-wise CPU/UCX atomics (CAS loops), lock for wide types */
@@ -215,6 +225,9 @@ typedef struct mca_osc_rdma2_module_t {
     ompi_group_t *post_group;
     int post_count;
     uint64_t complete_expected;     /* completes needed to end the current exposure epoch */
+
+    /* Request whose pieces are being issued (Rput/Rget), or NULL. */
+    mca_osc_rdma2_request_t *cur_req;
 } mca_osc_rdma2_module_t;
 
 #define RDMA2_MODULE(win) ((mca_osc_rdma2_module_t *) (win)->w_osc_module)
@@ -341,6 +354,9 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
                                   int target, ptrdiff_t target_disp, int target_count,
                                   struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
                                   struct ompi_win_t *win, struct ompi_request_t **request);
+
+/* UCX completion callback of one piece of a request-based operation. */
+void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data);
 
 /* ---------------------------------------------------------------------- */
 /* osc_rdma2_passive.c                                                     */

@@ -84,10 +84,24 @@ static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *pee
         return OMPI_SUCCESS;
     }
     memset(&param, 0, sizeof(param));
+    if (NULL != module->cur_req) {
+        /* Rput/Rget: the piece's own callback completes the request. */
+        param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+        param.cb.send = mca_osc_rdma2_request_piece_cb;
+        param.user_data = module->cur_req;
+        opal_atomic_add_fetch_32(&module->cur_req->outstanding, 1);
+    }
     sp = is_put ? ucp_put_nbx(peer->ep, local, len, raddr, peer->win_rkey, &param)
                 : ucp_get_nbx(peer->ep, local, len, raddr, peer->win_rkey, &param);
     peer->ucx_pending = true;
     module->ucx_pending_any = true;
+    if (NULL != module->cur_req) {
+        if (UCS_PTR_IS_PTR(sp)) {
+            return OMPI_SUCCESS;            /* the callback frees it */
+        }
+        opal_atomic_add_fetch_32(&module->cur_req->outstanding, -1);
+        return UCS_PTR_IS_ERR(sp) ? OMPI_ERROR : OMPI_SUCCESS;
+    }
     return mca_osc_rdma2_ucx_check(sp);
 }
 

@@ -65,8 +65,8 @@ static int rdma2_register(void)
     mca_osc_rdma2_component.verbose = 0;
     (void) mca_base_component_var_register(
         &mca_osc_rdma2_component.super.osc_version, "verbose",
-        "Verbosity of osc/rdma2 (0: errors only, 10: window set-up, 50: every "
-        "synchronization)",
+        "Verbosity of osc/rdma2 (0: errors only, 1: failed UCX operations, 10: window "
+        "set-up and accumulate mechanism, 20: how each peer is reached)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
         &mca_osc_rdma2_component.verbose);
     return OMPI_SUCCESS;

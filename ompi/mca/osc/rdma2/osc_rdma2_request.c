@@ -1,23 +1,31 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Request-based operations (Rput, Rget, Raccumulate, Rget_accumulate).
- * They are only allowed in passive-target epochs.  For now each one is
- * completed before it returns: the operation, then a flush of that one
- * endpoint if it went through UCX (a memcpy to a mapped peer is already
- * complete), and the request is handed back complete.  Never one worker
- * flush per request, so any number may be outstanding.
+ * Request-based operations (Rput, Rget, Raccumulate, Rget_accumulate),
+ * allowed in passive-target epochs only.
+ *
+ * Rput/Rget: pieces to mapped peers are memcpy (complete at once); pieces
+ * through UCX carry a completion callback, and the request completes when
+ * the last one has run (for a put that means the origin buffer is
+ * reusable, for a get that the data is here) — no flush per request, no
+ * remote atomic, so any number may be outstanding.  The callbacks only
+ * count down and complete the MPI request; they never call into UCX.
+ * Raccumulate/Rget_accumulate run their (blocking) accumulate and return a
+ * completed request.
  */
 #include "ompi_config.h"
 
-#include "osc_rdma2.h"
+#include "opal/runtime/opal_progress.h"
 
-typedef struct mca_osc_rdma2_request_t {
-    ompi_request_t super;
-} mca_osc_rdma2_request_t;
+#include "osc_rdma2.h"
 
 static int rdma2_request_free(struct ompi_request_t **req)
 {
+    /* MPI lets users free an active request; ours must not vanish under a
+     * pending UCX callback, so finish it first (bounded: it was issued). */
+    while (!REQUEST_COMPLETE(*req)) {
+        opal_progress();
+    }
     OMPI_REQUEST_FINI(*req);
     OBJ_RELEASE(*req);
     *req = MPI_REQUEST_NULL;
@@ -27,7 +35,7 @@ static int rdma2_request_free(struct ompi_request_t **req)
 static int rdma2_request_cancel(struct ompi_request_t *req, int complete)
 {
     (void) req; (void) complete;
-    return OMPI_SUCCESS;   /* already complete: nothing to cancel */
+    return OMPI_SUCCESS;   /* RMA requests can not be cancelled */
 }
 
 static void rdma2_request_construct(mca_osc_rdma2_request_t *req)
@@ -38,8 +46,26 @@ static void rdma2_request_construct(mca_osc_rdma2_request_t *req)
     req->super.req_cancel = rdma2_request_cancel;
 }
 
-static OBJ_CLASS_INSTANCE(mca_osc_rdma2_request_t, ompi_request_t, rdma2_request_construct,
-                          NULL);
+OBJ_CLASS_INSTANCE(mca_osc_rdma2_request_t, ompi_request_t, rdma2_request_construct, NULL);
+
+static void rdma2_request_done(mca_osc_rdma2_request_t *req)
+{
+    req->super.req_status.MPI_ERROR = req->error;
+    ompi_request_complete(&req->super, true);
+}
+
+void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data)
+{
+    mca_osc_rdma2_request_t *req = (mca_osc_rdma2_request_t *) user_data;
+
+    if (UCS_OK != status) {
+        req->error = MPI_ERR_OTHER;
+    }
+    ucp_request_free(ucx_req);
+    if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
+        rdma2_request_done(req);
+    }
+}
 
 static bool rdma2_in_passive_epoch(mca_osc_rdma2_module_t *module, int target)
 {
@@ -47,27 +73,36 @@ static bool rdma2_in_passive_epoch(mca_osc_rdma2_module_t *module, int target)
     return module->lock_all || (NULL != peer && RDMA2_LOCK_NONE != peer->lock_type);
 }
 
-/* Completes what the operation just issued and returns a done request. */
-static int rdma2_finish(mca_osc_rdma2_module_t *module, int target, int ret,
-                        struct ompi_request_t **request)
+static mca_osc_rdma2_request_t *rdma2_request_new(mca_osc_rdma2_module_t *module)
 {
-    mca_osc_rdma2_request_t *req;
+    mca_osc_rdma2_request_t *req = OBJ_NEW(mca_osc_rdma2_request_t);
 
-    if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_complete_peer(module, module->peers[target]);
+    if (NULL != req) {
+        OMPI_REQUEST_INIT(&req->super, false);
+        req->super.req_mpi_object.win = module->win;
+        req->super.req_state = OMPI_REQUEST_ACTIVE;
+        req->error = MPI_SUCCESS;
+        req->outstanding = 1;       /* held by the issuer until all pieces are out */
+    }
+    return req;
+}
+
+/* Drops the issuer's hold; the request completes now or in a callback. */
+static int rdma2_request_issued(mca_osc_rdma2_request_t *req, int ret,
+                                struct ompi_request_t **request)
+{
+    if (OMPI_SUCCESS != ret) {
+        req->error = MPI_ERR_OTHER;
+    }
+    if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
+        rdma2_request_done(req);
     }
     if (OMPI_SUCCESS != ret) {
+        /* Pieces already issued still hold the request: let them finish. */
+        struct ompi_request_t *r = &req->super;
+        rdma2_request_free(&r);
         return ret;
     }
-    req = OBJ_NEW(mca_osc_rdma2_request_t);
-    if (NULL == req) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    OMPI_REQUEST_INIT(&req->super, false);
-    req->super.req_mpi_object.win = module->win;
-    req->super.req_state = OMPI_REQUEST_ACTIVE;
-    req->super.req_status.MPI_ERROR = MPI_SUCCESS;
-    ompi_request_complete(&req->super, true);
     *request = &req->super;
     return OMPI_SUCCESS;
 }
@@ -78,11 +113,17 @@ int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_da
                        struct ompi_request_t **request)
 {
     mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_request_t *req;
+    int ret;
+
     if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    return rdma2_finish(module, target,
-                        mca_osc_rdma2_put(origin_addr, origin_count, origin_dt, target,
-                                          target_disp, target_count, target_dt, win),
-                        request);
+    req = rdma2_request_new(module);
+    if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
+    module->cur_req = req;
+    ret = mca_osc_rdma2_put(origin_addr, origin_count, origin_dt, target, target_disp,
+                            target_count, target_dt, win);
+    module->cur_req = NULL;
+    return rdma2_request_issued(req, ret, request);
 }
 
 int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
@@ -91,11 +132,29 @@ int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype
                        struct ompi_request_t **request)
 {
     mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_request_t *req;
+    int ret;
+
     if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    return rdma2_finish(module, target,
-                        mca_osc_rdma2_get(origin_addr, origin_count, origin_dt, target,
-                                          target_disp, target_count, target_dt, win),
-                        request);
+    req = rdma2_request_new(module);
+    if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
+    module->cur_req = req;
+    ret = mca_osc_rdma2_get(origin_addr, origin_count, origin_dt, target, target_disp,
+                            target_count, target_dt, win);
+    module->cur_req = NULL;
+    return rdma2_request_issued(req, ret, request);
+}
+
+/* Accumulates complete before they return: hand back a done request. */
+static int rdma2_completed_request(mca_osc_rdma2_module_t *module, int ret,
+                                   struct ompi_request_t **request)
+{
+    mca_osc_rdma2_request_t *req;
+
+    if (OMPI_SUCCESS != ret) return ret;
+    req = rdma2_request_new(module);
+    if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
+    return rdma2_request_issued(req, OMPI_SUCCESS, request);
 }
 
 int mca_osc_rdma2_raccumulate(const void *origin_addr, int origin_count,
@@ -106,10 +165,11 @@ int mca_osc_rdma2_raccumulate(const void *origin_addr, int origin_count,
 {
     mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
     if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    return rdma2_finish(module, target,
-                        mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_dt, target,
-                                                 target_disp, target_count, target_dt, op, win),
-                        request);
+    return rdma2_completed_request(module,
+                                   mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_dt,
+                                                            target, target_disp, target_count,
+                                                            target_dt, op, win),
+                                   request);
 }
 
 int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
@@ -121,10 +181,11 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
 {
     mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
     if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    return rdma2_finish(module, target,
-                        mca_osc_rdma2_get_accumulate(origin_addr, origin_count, origin_dt,
-                                                     result_addr, result_count, result_dt,
-                                                     target, target_disp, target_count,
-                                                     target_dt, op, win),
-                        request);
+    return rdma2_completed_request(module,
+                                   mca_osc_rdma2_get_accumulate(origin_addr, origin_count,
+                                                                origin_dt, result_addr,
+                                                                result_count, result_dt, target,
+                                                                target_disp, target_count,
+                                                                target_dt, op, win),
+                                   request);
 }
