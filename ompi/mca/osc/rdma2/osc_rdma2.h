@@ -215,7 +215,7 @@ typedef struct mca_osc_rdma2_module_t {
     bool fence_active;              /* inside a fence epoch (not NOSUCCEED) */
     bool lock_all;                  /* lock_all held */
     bool lock_all_nocheck;
-    int num_locks;                  /* per-target locks held */
+    volatile int32_t num_locks;     /* per-target locks held (threads may lock different targets) */
     bool ucx_pending_any;           /* some UCX op not yet flushed */
 
     /* PSCW */
@@ -226,8 +226,6 @@ typedef struct mca_osc_rdma2_module_t {
     int post_count;
     uint64_t complete_expected;     /* completes needed to end the current exposure epoch */
 
-    /* Request whose pieces are being issued (Rput/Rget), or NULL. */
-    mca_osc_rdma2_request_t *cur_req;
 } mca_osc_rdma2_module_t;
 
 #define RDMA2_MODULE(win) ((mca_osc_rdma2_module_t *) (win)->w_osc_module)
@@ -293,6 +291,10 @@ int mca_osc_rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *pee
                        void *local, int count, struct ompi_datatype_t *dt, uint64_t raddr,
                        int tcount, struct ompi_datatype_t *tdt);
 
+int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *req, bool is_put,
+                       void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt);
 int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win);

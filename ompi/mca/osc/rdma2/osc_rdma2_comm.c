@@ -65,7 +65,7 @@ int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
 
 /* One contiguous piece. */
 static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
-                       char *local, uint64_t raddr, size_t len)
+                       mca_osc_rdma2_request_t *req, char *local, uint64_t raddr, size_t len)
 {
     ucp_request_param_t param;
     ucs_status_ptr_t sp;
@@ -84,22 +84,22 @@ static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *pee
         return OMPI_SUCCESS;
     }
     memset(&param, 0, sizeof(param));
-    if (NULL != module->cur_req) {
+    if (NULL != req) {
         /* Rput/Rget: the piece's own callback completes the request. */
         param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
         param.cb.send = mca_osc_rdma2_request_piece_cb;
-        param.user_data = module->cur_req;
-        opal_atomic_add_fetch_32(&module->cur_req->outstanding, 1);
+        param.user_data = req;
+        opal_atomic_add_fetch_32(&req->outstanding, 1);
     }
     sp = is_put ? ucp_put_nbx(peer->ep, local, len, raddr, peer->win_rkey, &param)
                 : ucp_get_nbx(peer->ep, local, len, raddr, peer->win_rkey, &param);
     peer->ucx_pending = true;
     module->ucx_pending_any = true;
-    if (NULL != module->cur_req) {
+    if (NULL != req) {
         if (UCS_PTR_IS_PTR(sp)) {
             return OMPI_SUCCESS;            /* the callback frees it */
         }
-        opal_atomic_add_fetch_32(&module->cur_req->outstanding, -1);
+        opal_atomic_add_fetch_32(&req->outstanding, -1);
         return UCS_PTR_IS_ERR(sp) ? OMPI_ERROR : OMPI_SUCCESS;
     }
     return mca_osc_rdma2_ucx_check(sp);
@@ -114,7 +114,7 @@ static bool rdma2_contiguous(struct ompi_datatype_t *dt, int count, ptrdiff_t *l
 
 /* Walks two layouts of the same byte stream and pairs their pieces. */
 static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                          bool is_put, void *local, int count, struct ompi_datatype_t *dt,
+                          bool is_put, mca_osc_rdma2_request_t *req, void *local, int count, struct ompi_datatype_t *dt,
                           uint64_t raddr, int tcount, struct ompi_datatype_t *tdt)
 {
     opal_convertor_t lconv, rconv;
@@ -149,7 +149,7 @@ static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *
             if (0 == rcnt) break;
         }
         len = liov[li].iov_len < riov[ri].iov_len ? liov[li].iov_len : riov[ri].iov_len;
-        ret = rdma2_piece(module, peer, is_put, liov[li].iov_base,
+        ret = rdma2_piece(module, peer, is_put, req, liov[li].iov_base,
                           (uint64_t) (uintptr_t) riov[ri].iov_base, len);
         liov[li].iov_base = (char *) liov[li].iov_base + len;
         liov[li].iov_len -= len;
@@ -165,19 +165,27 @@ static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *
     return ret;
 }
 
-int mca_osc_rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
-                       void *local, int count, struct ompi_datatype_t *dt, uint64_t raddr,
-                       int tcount, struct ompi_datatype_t *tdt)
+static int rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
+                      mca_osc_rdma2_request_t *req, void *local, int count,
+                      struct ompi_datatype_t *dt, uint64_t raddr, int tcount,
+                      struct ompi_datatype_t *tdt)
 {
     ptrdiff_t llb, rlb;
     size_t size;
 
     if (rdma2_contiguous(dt, count, &llb) && rdma2_contiguous(tdt, tcount, &rlb)) {
         ompi_datatype_type_size(dt, &size);
-        return rdma2_piece(module, peer, is_put, (char *) local + llb, raddr + rlb,
+        return rdma2_piece(module, peer, is_put, req, (char *) local + llb, raddr + rlb,
                            size * (size_t) count);
     }
-    return rdma2_xfer_iov(module, peer, is_put, local, count, dt, raddr, tcount, tdt);
+    return rdma2_xfer_iov(module, peer, is_put, req, local, count, dt, raddr, tcount, tdt);
+}
+
+int mca_osc_rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
+                       void *local, int count, struct ompi_datatype_t *dt, uint64_t raddr,
+                       int tcount, struct ompi_datatype_t *tdt)
+{
+    return rdma2_xfer(module, peer, is_put, NULL, local, count, dt, raddr, tcount, tdt);
 }
 
 /* Common checks of Put/Get/accumulates: peer, epoch, matching sizes, range. */
@@ -201,11 +209,12 @@ int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
     return mca_osc_rdma2_target_range(module, *peer, disp, tcount, tdt, raddr);
 }
 
-int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
-                      int target, ptrdiff_t target_disp, int target_count,
-                      struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
+/* Put or Get; with `req`, UCX pieces complete that request (Rput/Rget). */
+int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *req, bool is_put,
+                       void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
     mca_osc_rdma2_peer_t *peer;
     uint64_t raddr;
     int ret;
@@ -215,24 +224,22 @@ int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_dat
     if (OMPI_SUCCESS != ret || 0 == target_count) {
         return ret;
     }
-    return mca_osc_rdma2_xfer(module, peer, true, (void *) origin_addr, origin_count, origin_dt,
-                              raddr, target_count, target_dt);
+    return rdma2_xfer(module, peer, is_put, req, origin_addr, origin_count, origin_dt, raddr,
+                      target_count, target_dt);
+}
+
+int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                      int target, ptrdiff_t target_disp, int target_count,
+                      struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
+{
+    return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, true, (void *) origin_addr, origin_count,
+                              origin_dt, target, target_disp, target_count, target_dt);
 }
 
 int mca_osc_rdma2_get(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
-    mca_osc_rdma2_peer_t *peer;
-    uint64_t raddr;
-    int ret;
-
-    ret = mca_osc_rdma2_prepare(module, target, origin_count, origin_dt, target_disp,
-                                target_count, target_dt, &peer, &raddr);
-    if (OMPI_SUCCESS != ret || 0 == target_count) {
-        return ret;
-    }
-    return mca_osc_rdma2_xfer(module, peer, false, origin_addr, origin_count, origin_dt, raddr,
-                              target_count, target_dt);
+    return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, false, origin_addr, origin_count,
+                              origin_dt, target, target_disp, target_count, target_dt);
 }

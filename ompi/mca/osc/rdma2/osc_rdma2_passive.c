@@ -201,7 +201,7 @@ int mca_osc_rdma2_lock(int lock_type, int target, int assert, struct ompi_win_t 
         peer->lock_type = RDMA2_LOCK_NONE;
         return ret;
     }
-    module->num_locks++;
+    OPAL_THREAD_ADD_FETCH32(&module->num_locks, 1);
     return OMPI_SUCCESS;
 }
 
@@ -217,7 +217,7 @@ int mca_osc_rdma2_unlock(int target, struct ompi_win_t *win)
     ret = mca_osc_rdma2_complete_peer(module, peer);
     type = peer->lock_type;
     peer->lock_type = RDMA2_LOCK_NONE;
-    module->num_locks--;
+    OPAL_THREAD_ADD_FETCH32(&module->num_locks, -1);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }

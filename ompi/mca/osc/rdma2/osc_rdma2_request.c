@@ -119,10 +119,8 @@ int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_da
     if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
     req = rdma2_request_new(module);
     if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
-    module->cur_req = req;
-    ret = mca_osc_rdma2_put(origin_addr, origin_count, origin_dt, target, target_disp,
-                            target_count, target_dt, win);
-    module->cur_req = NULL;
+    ret = mca_osc_rdma2_rdma(module, req, true, (void *) origin_addr, origin_count, origin_dt,
+                             target, target_disp, target_count, target_dt);
     return rdma2_request_issued(req, ret, request);
 }
 
@@ -138,10 +136,8 @@ int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype
     if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
     req = rdma2_request_new(module);
     if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
-    module->cur_req = req;
-    ret = mca_osc_rdma2_get(origin_addr, origin_count, origin_dt, target, target_disp,
-                            target_count, target_dt, win);
-    module->cur_req = NULL;
+    ret = mca_osc_rdma2_rdma(module, req, false, origin_addr, origin_count, origin_dt, target,
+                             target_disp, target_count, target_dt);
     return rdma2_request_issued(req, ret, request);
 }
 
