@@ -50,6 +50,7 @@ typedef struct mca_osc_rdma2_component_t {
     int priority;
     int verbose;
     int max_attach;                 /* regions per rank in a dynamic window */
+    bool use_cma;                   /* same-node put/get on unmapped memory via CMA */
     int output;
     bool enable_mpi_threads;
     bool ucx_ready;                 /* context and worker created */
@@ -136,7 +137,7 @@ typedef struct mca_osc_rdma2_wire_t {
     uint16_t win_rkey_len;
     uint16_t state_rkey_len;
     uint16_t pstate_rkey_len;
-    uint32_t pad;
+    int32_t pid;                    /* for cross-memory attach on one node */
 } mca_osc_rdma2_wire_t;
 
 /* Lock held by this rank on one target, in this window. */
@@ -155,6 +156,8 @@ typedef struct mca_osc_rdma2_peer_t {
     ucp_rkey_h win_rkey;
     ucp_rkey_h state_rkey;
     ucp_rkey_h pstate_rkey;
+    int pid;                        /* its process id */
+    bool cma;                       /* reach its memory with process_vm_readv/writev */
     char *win_ptr;                  /* direct pointers (rkey_ptr or self), or NULL */
     mca_osc_rdma2_state_t *state_ptr;
     mca_osc_rdma2_pstate_t *pstate_ptr;
@@ -285,6 +288,10 @@ int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
                           struct ompi_datatype_t *dt, ptrdiff_t disp, int tcount,
                           struct ompi_datatype_t *tdt, mca_osc_rdma2_peer_t **peer,
                           uint64_t *raddr);
+/* Cross-memory attach: one contiguous copy to/from a same-node peer. */
+int mca_osc_rdma2_cma(mca_osc_rdma2_peer_t *peer, bool is_put, void *local, uint64_t raddr,
+                      size_t len);
+bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer);
 /* Copies between local memory laid out as (count, dt) and remote memory
  * laid out as (tcount, tdt) at raddr (direct or through UCX). */
 int mca_osc_rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,

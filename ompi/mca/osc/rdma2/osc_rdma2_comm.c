@@ -10,6 +10,10 @@
 #include "ompi_config.h"
 
 #include <string.h>
+#include <errno.h>
+#if defined(__linux__)
+#include <sys/uio.h>
+#endif
 
 #include "opal/datatype/opal_convertor.h"
 #include "ompi/mca/osc/base/base.h"
@@ -63,6 +67,48 @@ int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
     return OMPI_SUCCESS;
 }
 
+/* Cross-memory attach (Linux): synchronous, so complete on return. */
+int mca_osc_rdma2_cma(mca_osc_rdma2_peer_t *peer, bool is_put, void *local, uint64_t raddr,
+                      size_t len)
+{
+#if defined(__linux__)
+    while (len > 0) {
+        struct iovec l = { .iov_base = local, .iov_len = len };
+        struct iovec r = { .iov_base = (void *) (uintptr_t) raddr, .iov_len = len };
+        ssize_t n = is_put ? process_vm_writev(peer->pid, &l, 1, &r, 1, 0)
+                           : process_vm_readv(peer->pid, &l, 1, &r, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && EINTR == errno) continue;
+            RDMA2_VERBOSE(1, "cross-memory %s of %zu bytes with rank %d failed: %s",
+                          is_put ? "write" : "read", len, peer->rank, strerror(errno));
+            return OMPI_ERROR;
+        }
+        local = (char *) local + n;
+        raddr += (uint64_t) n;
+        len -= (size_t) n;
+    }
+    return OMPI_SUCCESS;
+#else
+    (void) peer; (void) is_put; (void) local; (void) raddr; (void) len;
+    return OMPI_ERR_NOT_SUPPORTED;
+#endif
+}
+
+/* Can we read the peer's memory (ptrace policy, containers)?  Reads one
+ * byte of its state block, which always exists. */
+bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer)
+{
+#if defined(__linux__)
+    char byte;
+    struct iovec l = { .iov_base = &byte, .iov_len = 1 };
+    struct iovec r = { .iov_base = (void *) (uintptr_t) peer->state, .iov_len = 1 };
+    return 1 == process_vm_readv(peer->pid, &l, 1, &r, 1, 0);
+#else
+    (void) peer;
+    return false;
+#endif
+}
+
 /* One contiguous piece. */
 static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
                        mca_osc_rdma2_request_t *req, char *local, uint64_t raddr, size_t len)
@@ -82,6 +128,9 @@ static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *pee
             memmove(local, remote, len);
         }
         return OMPI_SUCCESS;
+    }
+    if (peer->cma) {
+        return mca_osc_rdma2_cma(peer, is_put, local, raddr, len);
     }
     memset(&param, 0, sizeof(param));
     if (NULL != req) {

@@ -62,6 +62,15 @@ static int rdma2_register(void)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
         &mca_osc_rdma2_component.max_attach);
 
+    mca_osc_rdma2_component.use_cma = true;
+    (void) mca_base_component_var_register(
+        &mca_osc_rdma2_component.super.osc_version, "cma",
+        "Put/Get to same-node peers on memory UCX can not map (MPI_Win_create buffers, "
+        "dynamic regions) with process_vm_readv/writev: truly passive and cheaper than "
+        "UCX's emulation with active messages (used when the probe read works)",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
+        &mca_osc_rdma2_component.use_cma);
+
     mca_osc_rdma2_component.verbose = 0;
     (void) mca_base_component_var_register(
         &mca_osc_rdma2_component.super.osc_version, "verbose",

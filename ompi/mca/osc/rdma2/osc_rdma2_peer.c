@@ -59,6 +59,14 @@ static int rdma2_setup_remote(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer
                            &ptr);
         peer->pstate_ptr = (mca_osc_rdma2_pstate_t *) ptr;
     }
+    /* Memory UCX can not map (MPI_Win_create buffers, attached regions) of
+     * a same-node peer: copy with process_vm_readv/writev, which needs
+     * nothing from the target (truly passive), instead of UCX's emulation
+     * with active messages. */
+    if (OMPI_SUCCESS == ret && NULL == peer->win_ptr && mca_osc_rdma2_component.use_cma &&
+        OPAL_PROC_ON_LOCAL_NODE(ompi_comm_peer_lookup(module->comm, peer->rank)->super.proc_flags)) {
+        peer->cma = mca_osc_rdma2_cma_probe(peer);
+    }
     return ret;
 }
 
@@ -95,6 +103,7 @@ int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,
     peer->disp_unit = w->disp_unit;
     peer->state = w->state;
     peer->pstate = w->pstate;
+    peer->pid = w->pid;
     if (rank == module->my_rank) {
         rdma2_setup_self(module, peer);
     } else {
@@ -109,7 +118,7 @@ int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,
         return ret;
     }
     RDMA2_VERBOSE(20, "peer %d: window %s, state %s", rank,
-                  NULL != peer->win_ptr ? "mapped" : "through UCX",
+                  NULL != peer->win_ptr ? "mapped" : peer->cma ? "through CMA" : "through UCX",
                   NULL != peer->state_ptr ? "mapped" : "through UCX");
     opal_atomic_wmb();
     module->peers[rank] = peer;

@@ -9,6 +9,7 @@
 #include "ompi_config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/info_subscriber.h"
@@ -210,6 +211,7 @@ static int rdma2_build_wire(mca_osc_rdma2_module_t *module, const rdma2_keys_t *
     w.win_rkey_len = (uint16_t) k->win_len;
     w.state_rkey_len = (uint16_t) k->state_len;
     w.pstate_rkey_len = (uint16_t) c->pstate_rkey_len;
+    w.pid = (int32_t) getpid();
     if (len > INT_MAX || k->address_len > UINT16_MAX || k->win_len > UINT16_MAX ||
         k->state_len > UINT16_MAX || c->pstate_rkey_len > UINT16_MAX) {
         return OMPI_ERR_BAD_PARAM;
