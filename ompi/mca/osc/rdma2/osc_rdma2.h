@@ -382,6 +382,8 @@ int mca_osc_rdma2_flush_local_all(struct ompi_win_t *win);
 /* Completes UCX operations to one peer / to all peers of the window. */
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer);
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module);
+int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
+                                          mca_osc_rdma2_peer_t *peer, bool release_via_ucx);
 /* Remote atomics on a peer's state words (direct CPU atomics when mapped). */
 int mca_osc_rdma2_state_fadd(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
                              uint64_t raddr, ucp_rkey_h rkey, uint64_t value, uint64_t *old);

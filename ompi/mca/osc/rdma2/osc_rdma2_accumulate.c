@@ -198,6 +198,12 @@ static int rdma2_elem_ucx(const rdma2_acc_t *acc, uint64_t ra, const void *src, 
 /* ---------------------------------------------------------------------- */
 /* Lock path on one contiguous run of elements (misaligned chunk)          */
 
+/* Our update must land before the accumulate lock is seen free. */
+static int rdma2_before_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+{
+    return mca_osc_rdma2_complete_before_release(module, peer, NULL == peer->pstate_ptr);
+}
+
 static int rdma2_run_locked(const rdma2_acc_t *acc, uint64_t ra, size_t len, const char *src,
                             char *old)
 {
@@ -222,7 +228,7 @@ static int rdma2_run_locked(const rdma2_acc_t *acc, uint64_t ra, size_t len, con
             }
             ret = mca_osc_rdma2_xfer(acc->module, peer, true, tmp, (int) len, MPI_BYTE, ra,
                                      (int) len, MPI_BYTE);
-            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(acc->module, peer);
+            if (OMPI_SUCCESS == ret) ret = rdma2_before_unlock(acc->module, peer);
         }
         int ret2 = mca_osc_rdma2_acc_unlock(peer);
         ret = OMPI_SUCCESS != ret ? ret : ret2;
@@ -350,7 +356,7 @@ static int rdma2_lock_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount,
         if (OMPI_SUCCESS == ret) ret = rdma2_typed_rmw(acc, tp, tcount, tdt, n);
         if (OMPI_SUCCESS == ret && !rdma2_is_no_op(acc->op)) {
             ret = mca_osc_rdma2_xfer(acc->module, peer, true, tp, tcount, tdt, raddr, tcount, tdt);
-            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(acc->module, peer);
+            if (OMPI_SUCCESS == ret) ret = rdma2_before_unlock(acc->module, peer);
         }
         free(span);
     }
@@ -540,7 +546,7 @@ static int rdma2_cas_locked(const rdma2_acc_t *acc, uint64_t ra, const void *ori
     if (OMPI_SUCCESS == ret && 0 == memcmp(result, compare, acc->esize)) {
         ret = mca_osc_rdma2_xfer(module, peer, true, (void *) origin, (int) acc->esize, MPI_BYTE,
                                  ra, (int) acc->esize, MPI_BYTE);
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(module, peer);
+        if (OMPI_SUCCESS == ret) ret = rdma2_before_unlock(module, peer);
     }
     ret2 = mca_osc_rdma2_acc_unlock(peer);
     return OMPI_SUCCESS != ret ? ret : ret2;

@@ -4,8 +4,10 @@
  * Put and Get.  A transfer is a list of (local, remote) contiguous pieces
  * obtained by walking both datatypes with the convertor's raw iovec
  * interface; each piece is a memcpy when the target's memory is mapped
- * (same node, allocated window, or ourselves), else a ucp_put_nbx /
- * ucp_get_nbx completed by the next flush of that endpoint.
+ * (same node, allocated window, or ourselves), a process_vm_writev/readv
+ * for other same-node memory (created windows, dynamic regions), else a
+ * ucp_put_nbx / ucp_get_nbx completed by the next flush of that endpoint
+ * (or by its own callback for Rput/Rget).
  */
 #include "ompi_config.h"
 

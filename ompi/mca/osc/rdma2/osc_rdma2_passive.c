@@ -91,6 +91,21 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
     return mca_osc_rdma2_ucx_flush_ep(peer->ep);
 }
 
+/* Before releasing a lock word of `peer`: when the release is a UCX atomic
+ * we wait for, a worker fence is enough (UCX completes at the target
+ * everything issued before the fence before anything issued after it),
+ * which saves the flush's round trip; a CPU-atomic release needs the flush. */
+int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
+                                          mca_osc_rdma2_peer_t *peer, bool release_via_ucx)
+{
+    if (!release_via_ucx || !peer->ucx_pending) {
+        return mca_osc_rdma2_complete_peer(module, peer);
+    }
+    peer->ucx_pending = false;
+    return UCS_OK == ucp_worker_fence(mca_osc_rdma2_component.ucp_worker) ? OMPI_SUCCESS
+                                                                         : OMPI_ERROR;
+}
+
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
 {
     int i, ret;
@@ -214,8 +229,9 @@ int mca_osc_rdma2_unlock(int target, struct ompi_win_t *win)
     if (NULL == peer || RDMA2_LOCK_NONE == peer->lock_type) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = mca_osc_rdma2_complete_peer(module, peer);
     type = peer->lock_type;
+    ret = mca_osc_rdma2_complete_before_release(module, peer, RDMA2_LOCK_NOCHECK != type &&
+                                                              NULL == peer->state_ptr);
     peer->lock_type = RDMA2_LOCK_NONE;
     OPAL_THREAD_ADD_FETCH32(&module->num_locks, -1);
     if (OMPI_SUCCESS != ret) {
