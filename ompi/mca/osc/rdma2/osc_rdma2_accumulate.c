@@ -464,11 +464,46 @@ static int rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt
     return ret;
 }
 
+/* One element of a predefined type to a mapped target in element mode:
+ * straight to the CPU atomic.  Returns false to take the general path. */
+static bool rdma2_fast_element(mca_osc_rdma2_module_t *module, int target,
+                               struct ompi_datatype_t *dt, ptrdiff_t disp, ompi_op_t *op,
+                               const void *origin, void *result, int *ret)
+{
+    mca_osc_rdma2_peer_t *peer = module->peers[target];
+    rdma2_acc_t acc;
+    size_t s = dt->super.size;
+    int64_t off;
+
+    if (RDMA2_ACC_ELEMENT != module->acc_mode || NULL == peer || NULL == peer->win_ptr ||
+        !ompi_datatype_is_predefined(dt) || (1 != s && 2 != s && 4 != s && 8 != s) ||
+        rdma2_is_pair(dt) || OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
+        return false;
+    }
+    off = (int64_t) disp * peer->disp_unit;
+    if (off < 0 || (uint64_t) off + s > peer->size || 0 != (peer->base + off) % s) {
+        return false;
+    }
+    acc.module = module;
+    acc.peer = peer;
+    acc.prim = dt;
+    acc.esize = s;
+    acc.op = op;
+    *ret = rdma2_elem_cpu(&acc, peer->win_ptr + off, rdma2_is_no_op(op) ? NULL : origin, result);
+    return true;
+}
+
 int mca_osc_rdma2_accumulate(const void *origin_addr, int origin_count,
                              struct ompi_datatype_t *origin_dt, int target, ptrdiff_t target_disp,
                              int target_count, struct ompi_datatype_t *target_dt,
                              struct ompi_op_t *op, struct ompi_win_t *win)
 {
+    int ret;
+    if (1 == origin_count && 1 == target_count && origin_dt == target_dt &&
+        rdma2_fast_element(RDMA2_MODULE(win), target, target_dt, target_disp, op, origin_addr,
+                           NULL, &ret)) {
+        return ret;
+    }
     return rdma2_acc_common(origin_addr, origin_count, origin_dt, NULL, 0, NULL, target,
                             target_disp, target_count, target_dt, op, win);
 }
@@ -491,6 +526,11 @@ int mca_osc_rdma2_fetch_and_op(const void *origin_addr, void *result_addr,
                                struct ompi_datatype_t *dt, int target, ptrdiff_t target_disp,
                                struct ompi_op_t *op, struct ompi_win_t *win)
 {
+    int ret;
+    if (rdma2_fast_element(RDMA2_MODULE(win), target, dt, target_disp, op, origin_addr,
+                           result_addr, &ret)) {
+        return ret;
+    }
     return rdma2_acc_common(origin_addr, 1, dt, result_addr, 1, dt, target, target_disp, 1, dt,
                             op, win);
 }

@@ -279,10 +279,42 @@ int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *
                       target_count, target_dt);
 }
 
+/* The common case in a few dozen instructions: same predefined type on
+ * both sides, a target we already mapped, inside its window.  Returns the
+ * target address, or NULL to take the general path (which also reports
+ * any error). */
+static char *rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
+                               struct ompi_datatype_t *dt, int count,
+                               struct ompi_datatype_t *tdt, int tcount, ptrdiff_t disp,
+                               size_t *len)
+{
+    mca_osc_rdma2_peer_t *peer = module->peers[target];
+    int64_t off;
+
+    if (NULL == peer || NULL == peer->win_ptr || dt != tdt || count != tcount || count <= 0 ||
+        MPI_WIN_FLAVOR_DYNAMIC == module->flavor || !ompi_datatype_is_predefined(dt) ||
+        OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
+        return NULL;
+    }
+    *len = dt->super.size * (size_t) count;
+    off = (int64_t) disp * peer->disp_unit;
+    if (off < 0 || (uint64_t) off + *len > peer->size) {
+        return NULL;
+    }
+    return peer->win_ptr + off;
+}
+
 int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
+    size_t len;
+    char *p = rdma2_fast_target(RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
+                                target_count, target_disp, &len);
+    if (NULL != p) {
+        memmove(p, origin_addr, len);
+        return OMPI_SUCCESS;
+    }
     return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, true, (void *) origin_addr, origin_count,
                               origin_dt, target, target_disp, target_count, target_dt);
 }
@@ -291,6 +323,13 @@ int mca_osc_rdma2_get(void *origin_addr, int origin_count, struct ompi_datatype_
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
+    size_t len;
+    char *p = rdma2_fast_target(RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
+                                target_count, target_disp, &len);
+    if (NULL != p) {
+        memmove(origin_addr, p, len);
+        return OMPI_SUCCESS;
+    }
     return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, false, origin_addr, origin_count,
                               origin_dt, target, target_disp, target_count, target_dt);
 }
