@@ -597,9 +597,22 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
                                    ptrdiff_t target_disp, struct ompi_win_t *win)
 {
     rdma2_acc_t acc = { .module = RDMA2_MODULE(win), .op = &ompi_mpi_op_replace.op };
+    mca_osc_rdma2_peer_t *peer = acc.module->peers[target];
     uint64_t raddr;
+    int64_t off = (int64_t) target_disp * (NULL != peer ? peer->disp_unit : 0);
     int ret;
 
+    /* Fast path: element mode, mapped target, aligned, in range. */
+    if (RDMA2_ACC_ELEMENT == acc.module->acc_mode && NULL != peer && NULL != peer->win_ptr &&
+        ompi_datatype_is_predefined(dt) && rdma2_element_type(acc.module, dt) && off >= 0 &&
+        (uint64_t) off + dt->super.size <= peer->size &&
+        0 == (peer->base + off) % dt->super.size &&
+        OMPI_SUCCESS == mca_osc_rdma2_check_access(acc.module, target)) {
+        acc.peer = peer;
+        acc.prim = dt;
+        acc.esize = dt->super.size;
+        return rdma2_cas_word(&acc, peer->base + off, origin_addr, compare_addr, result_addr);
+    }
     ret = mca_osc_rdma2_prepare(acc.module, target, 1, dt, target_disp, 1, dt, &acc.peer, &raddr);
     if (OMPI_SUCCESS != ret) return ret;
     acc.prim = dt;
