@@ -73,7 +73,8 @@ static bool rdma2_element_type(mca_osc_rdma2_module_t *module, ompi_datatype_t *
 
 static bool rdma2_int_type(ompi_datatype_t *prim)
 {
-    return 0 != (prim->super.flags & OMPI_DATATYPE_FLAG_DATA_INT);
+    /* A two-bit field: complex is INT|FLOAT, so compare, do not test a bit. */
+    return OMPI_DATATYPE_FLAG_DATA_INT == (prim->super.flags & OMPI_DATATYPE_FLAG_DATA_TYPE);
 }
 
 /* Computes the new word from the current one: the element at `off`
