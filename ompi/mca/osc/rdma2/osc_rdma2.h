@@ -54,6 +54,7 @@ typedef struct mca_osc_rdma2_component_t {
     int output;
     bool enable_mpi_threads;
     bool ucx_ready;                 /* context and worker created */
+    bool ucx_failed;                /* UCX could not start: decline every window */
     ucp_context_h ucp_context;
     ucp_worker_h ucp_worker;
     int num_modules;                /* live windows; progress registered while > 0 */

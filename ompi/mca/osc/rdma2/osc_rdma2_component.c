@@ -102,6 +102,7 @@ static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
      * create one pay nothing. */
     mca_osc_rdma2_component.enable_mpi_threads = enable_mpi_threads;
     mca_osc_rdma2_component.ucx_ready = false;
+    mca_osc_rdma2_component.ucx_failed = false;
     mca_osc_rdma2_component.num_modules = 0;
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.lock, opal_recursive_mutex_t);
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.procs, opal_hash_table_t);
@@ -119,6 +120,8 @@ static int rdma2_finalize(void)
 static int rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
                        struct ompi_communicator_t *comm, struct opal_info_t *info, int flavor)
 {
+    int ret;
+
     (void) win; (void) base; (void) size; (void) disp_unit; (void) info;
     /* Shared windows need one contiguous segment mapped by every rank: osc
      * sm serves them. */
@@ -126,6 +129,15 @@ static int rdma2_query(struct ompi_win_t *win, void **base, size_t size, int dis
         return -1;
     }
     if (OMPI_COMM_IS_INTER(comm) || mca_osc_rdma2_component.priority <= 0) {
+        return -1;
+    }
+    /* Open MPI calls only the best component's select, with no fallback:
+     * make sure UCX starts here, so that if it can not, the stock
+     * components serve the window instead of window creation failing. */
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    ret = mca_osc_rdma2_ucx_init();
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+    if (OMPI_SUCCESS != ret) {
         return -1;
     }
     return mca_osc_rdma2_component.priority;

@@ -101,6 +101,10 @@ int mca_osc_rdma2_ucx_init(void)
     if (c->ucx_ready) {
         return OMPI_SUCCESS;
     }
+    if (c->ucx_failed) {
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    c->ucx_failed = true;           /* until proven otherwise: tried once */
     ret = rdma2_create_context();
     if (OMPI_SUCCESS != ret) {
         opal_output(0, "osc/rdma2: cannot create a UCX context");
@@ -120,6 +124,7 @@ int mca_osc_rdma2_ucx_init(void)
         ucp_cleanup(c->ucp_context);
         return ret;
     }
+    c->ucx_failed = false;
     RDMA2_VERBOSE(10, "UCX context and worker created");
     return OMPI_SUCCESS;
 }
