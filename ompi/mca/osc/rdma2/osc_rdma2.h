@@ -175,6 +175,7 @@ typedef struct mca_osc_rdma2_request_t {
     ompi_request_t super;
     volatile int32_t outstanding;
     int error;
+    struct mca_osc_rdma2_request_t *next;   /* on the done list */
 } mca_osc_rdma2_request_t;
 OBJ_CLASS_DECLARATION(mca_osc_rdma2_request_t);
 
@@ -367,6 +368,9 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
 
 /* UCX completion callback of one piece of a request-based operation. */
 void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data);
+/* Completes the MPI requests whose last piece finished (never called from
+ * a UCX callback); returns how many. */
+int mca_osc_rdma2_request_drain(void);
 
 /* ---------------------------------------------------------------------- */
 /* osc_rdma2_passive.c                                                     */

@@ -12,6 +12,12 @@
  * count down and complete the MPI request; they never call into UCX.
  * Raccumulate/Rget_accumulate run their (blocking) accumulate and return a
  * completed request.
+ *
+ * UCX callbacks never complete the MPI request themselves: completing it
+ * may run user-visible completion callbacks that call MPI and progress
+ * the worker from inside UCX (Open MPI #13064).  The callback puts the
+ * request on a done list; our progress callback, and every blocking
+ * UCX wait of ours, complete the requests on it.
  */
 #include "ompi_config.h"
 
@@ -54,6 +60,35 @@ static void rdma2_request_done(mca_osc_rdma2_request_t *req)
     ompi_request_complete(&req->super, true);
 }
 
+static mca_osc_rdma2_request_t *volatile rdma2_done_list = NULL;
+
+static void rdma2_request_defer(mca_osc_rdma2_request_t *req)
+{
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    req->next = rdma2_done_list;
+    rdma2_done_list = req;
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+}
+
+int mca_osc_rdma2_request_drain(void)
+{
+    mca_osc_rdma2_request_t *list, *next;
+    int n = 0;
+
+    if (NULL == rdma2_done_list) {
+        return 0;
+    }
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    list = rdma2_done_list;
+    rdma2_done_list = NULL;
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+    for (; NULL != list; list = next, ++n) {
+        next = list->next;
+        rdma2_request_done(list);
+    }
+    return n;
+}
+
 void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data)
 {
     mca_osc_rdma2_request_t *req = (mca_osc_rdma2_request_t *) user_data;
@@ -63,7 +98,7 @@ void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *us
     }
     ucp_request_free(ucx_req);
     if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
-        rdma2_request_done(req);
+        rdma2_request_defer(req);
     }
 }
 

@@ -20,7 +20,8 @@ int mca_osc_rdma2_progress(void)
     if (!mca_osc_rdma2_component.ucx_ready) {
         return 0;
     }
-    return (int) ucp_worker_progress(mca_osc_rdma2_component.ucp_worker);
+    return (int) ucp_worker_progress(mca_osc_rdma2_component.ucp_worker) +
+           mca_osc_rdma2_request_drain();
 }
 
 static int rdma2_create_context(void)
@@ -259,6 +260,9 @@ int mca_osc_rdma2_ucx_wait(ucs_status_ptr_t sp)
         opal_progress();
     }
     ucp_request_free(sp);
+    /* A flush may have finished Rput/Rget pieces: complete their requests
+     * here too, in case no window (hence no progress callback) is left. */
+    mca_osc_rdma2_request_drain();
     if (UCS_OK != status) {
         RDMA2_VERBOSE(1, "UCX operation failed: %s", ucs_status_string(status));
         return OMPI_ERROR;
