@@ -31,6 +31,7 @@ static int rdma2_request_free(struct ompi_request_t **req)
      * pending UCX callback, so finish it first (bounded: it was issued). */
     while (!REQUEST_COMPLETE(*req)) {
         opal_progress();
+        mca_osc_rdma2_progress();   /* also when no window is left */
     }
     OMPI_REQUEST_FINI(*req);
     OBJ_RELEASE(*req);
