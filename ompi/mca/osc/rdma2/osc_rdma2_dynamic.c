@@ -1,0 +1,302 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Dynamic windows: MPI_Win_attach/detach and the origin-side region cache.
+ *
+ * Each rank's attached regions live in a table inside its (UCX-allocated)
+ * state block: base, length and packed key per region, guarded by a
+ * sequence counter `gen` (odd while the owner edits, even after).  An
+ * origin keeps a copy of each target's table it talks to, tagged with the
+ * generation it was read at.  Every operation reads the target's `gen`
+ * (a load when the state block is mapped, one 8-byte atomic otherwise);
+ * only when it changed is the table read again (count first, then just
+ * the used entries) and the cached keys dropped.  Keys are unpacked on
+ * first use of each region.  Attach/detach are local and take no lock
+ * other readers could wait on: readers retry while `gen` is odd.
+ */
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "opal/runtime/opal_progress.h"
+#include "opal/sys/atomic.h"
+
+#include "osc_rdma2.h"
+
+size_t mca_osc_rdma2_dyn_table_size(void)
+{
+    return sizeof(mca_osc_rdma2_regions_t) +
+           (size_t) mca_osc_rdma2_component.max_attach * sizeof(mca_osc_rdma2_region_t);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Target side                                                             */
+
+static void rdma2_seq_begin(mca_osc_rdma2_regions_t *t)
+{
+    __atomic_fetch_add(&t->gen, 1, __ATOMIC_ACQ_REL);     /* odd: editing */
+    opal_atomic_wmb();
+}
+
+static void rdma2_seq_end(mca_osc_rdma2_regions_t *t)
+{
+    opal_atomic_wmb();
+    __atomic_fetch_add(&t->gen, 1, __ATOMIC_ACQ_REL);     /* even: stable */
+}
+
+int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_regions_t *t = module->regions;
+    mca_osc_rdma2_region_t *r;
+    ucp_mem_h memh = NULL;
+    void *mapped, *packed = NULL;
+    size_t packed_len = 0, n = t->count;
+    int ret;
+
+    if (MPI_WIN_FLAVOR_DYNAMIC != module->flavor) {
+        return OMPI_ERR_RMA_FLAVOR;
+    }
+    if (n >= (size_t) mca_osc_rdma2_component.max_attach) {
+        opal_output(0, "osc/rdma2: MPI_Win_attach: more than %d regions attached "
+                    "(raise osc_rdma2_max_attach)", mca_osc_rdma2_component.max_attach);
+        return OMPI_ERR_RMA_ATTACH;
+    }
+    if (len > 0) {
+        ret = mca_osc_rdma2_ucx_mem_map(base, len, false, &memh, &mapped);
+        if (OMPI_SUCCESS != ret) return OMPI_ERR_RMA_ATTACH;
+        ret = mca_osc_rdma2_ucx_rkey_pack(memh, &packed, &packed_len);
+        if (OMPI_SUCCESS != ret || packed_len > RDMA2_RKEY_MAX) {
+            if (NULL != packed) ucp_rkey_buffer_release(packed);
+            ucp_mem_unmap(mca_osc_rdma2_component.ucp_context, memh);
+            return OMPI_ERR_RMA_ATTACH;
+        }
+    }
+    rdma2_seq_begin(t);
+    r = &t->region[n];
+    r->base = (uint64_t) (uintptr_t) base;
+    r->len = len;
+    r->rkey_len = (uint32_t) packed_len;
+    if (packed_len > 0) memcpy(r->rkey, packed, packed_len);
+    t->count = n + 1;
+    rdma2_seq_end(t);
+    module->region_memh[n] = memh;
+    if (NULL != packed) ucp_rkey_buffer_release(packed);
+    return OMPI_SUCCESS;
+}
+
+int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_regions_t *t = module->regions;
+    size_t i, n = t->count;
+    ucp_mem_h memh;
+
+    if (MPI_WIN_FLAVOR_DYNAMIC != module->flavor) {
+        return OMPI_ERR_RMA_FLAVOR;
+    }
+    for (i = 0; i < n && t->region[i].base != (uint64_t) (uintptr_t) base; ++i) {
+    }
+    if (i == n) {
+        return OMPI_ERR_RMA_ATTACH;     /* not attached */
+    }
+    memh = module->region_memh[i];
+    rdma2_seq_begin(t);
+    t->region[i] = t->region[n - 1];
+    t->count = n - 1;
+    rdma2_seq_end(t);
+    module->region_memh[i] = module->region_memh[n - 1];
+    module->region_memh[n - 1] = NULL;
+    if (NULL != memh) {
+        ucp_mem_unmap(mca_osc_rdma2_component.ucp_context, memh);
+    }
+    return OMPI_SUCCESS;
+}
+
+void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module)
+{
+    size_t i;
+
+    if (NULL == module->region_memh) return;
+    for (i = 0; i < (size_t) mca_osc_rdma2_component.max_attach; ++i) {
+        if (NULL != module->region_memh[i]) {
+            ucp_mem_unmap(mca_osc_rdma2_component.ucp_context, module->region_memh[i]);
+        }
+    }
+    free(module->region_memh);
+    module->region_memh = NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Origin side                                                             */
+
+static void rdma2_cache_drop_keys(mca_osc_rdma2_dyn_cache_t *c)
+{
+    size_t i;
+    for (i = 0; i < (size_t) mca_osc_rdma2_component.max_attach; ++i) {
+        if (NULL != c->rkey[i]) {
+            ucp_rkey_destroy(c->rkey[i]);
+            c->rkey[i] = NULL;
+        }
+        c->ptr[i] = NULL;
+    }
+}
+
+void mca_osc_rdma2_dyn_release_peer(mca_osc_rdma2_peer_t *peer)
+{
+    mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
+
+    if (NULL == c) return;
+    rdma2_cache_drop_keys(c);
+    free(c->region);
+    free(c->rkey);
+    free(c->ptr);
+    free(c);
+    peer->dyn = NULL;
+    peer->win_rkey = NULL;      /* it pointed into the cache */
+}
+
+static int rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
+{
+    size_t n = (size_t) mca_osc_rdma2_component.max_attach;
+    mca_osc_rdma2_dyn_cache_t *c = calloc(1, sizeof(*c));
+
+    if (NULL != c) {
+        c->region = calloc(n, sizeof(*c->region));
+        c->rkey = calloc(n, sizeof(*c->rkey));
+        c->ptr = calloc(n, sizeof(*c->ptr));
+    }
+    if (NULL == c || NULL == c->region || NULL == c->rkey || NULL == c->ptr) {
+        if (NULL != c) { free(c->region); free(c->rkey); free(c->ptr); free(c); }
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    c->gen = 1;                 /* odd: never a stable generation */
+    peer->dyn = c;
+    return OMPI_SUCCESS;
+}
+
+/* Reads `len` bytes of the peer's state block at `off` (mapped or UCX). */
+static int rdma2_state_read(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                            size_t off, void *buf, size_t len)
+{
+    ucp_request_param_t param;
+    int ret;
+
+    if (NULL != peer->state_ptr) {
+        memcpy(buf, (char *) peer->state_ptr + off, len);
+        return OMPI_SUCCESS;
+    }
+    memset(&param, 0, sizeof(param));
+    ret = mca_osc_rdma2_ucx_check(ucp_get_nbx(peer->ep, buf, len, peer->state + off,
+                                              peer->state_rkey, &param));
+    peer->ucx_pending = true;
+    module->ucx_pending_any = true;
+    return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(module, peer) : ret;
+}
+
+static int rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                          uint64_t *gen)
+{
+    size_t off = module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, gen);
+
+    if (NULL != peer->state_ptr) {
+        *gen = __atomic_load_n((volatile uint64_t *) ((char *) peer->state_ptr + off),
+                               __ATOMIC_ACQUIRE);
+        return OMPI_SUCCESS;
+    }
+    return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, 0, gen, 8, peer->state + off,
+                                    peer->state_rkey);
+}
+
+static int rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+{
+    mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
+    uint64_t g1, g2, count;
+    int ret;
+
+    for (;;) {
+        ret = rdma2_read_gen(module, peer, &g1);
+        if (OMPI_SUCCESS != ret || g1 == c->gen) return ret;
+        if (g1 & 1) {           /* the owner is editing */
+            opal_progress();
+            continue;
+        }
+        /* Operations still in flight may use the keys we are dropping. */
+        ret = mca_osc_rdma2_complete_peer(module, peer);
+        if (OMPI_SUCCESS != ret) return ret;
+        rdma2_cache_drop_keys(c);
+        c->gen = 1;
+        ret = rdma2_state_read(module, peer,
+                               module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, count),
+                               &count, sizeof(count));
+        if (OMPI_SUCCESS == ret && count > (uint64_t) mca_osc_rdma2_component.max_attach) {
+            continue;           /* torn read; gen will have moved */
+        }
+        if (OMPI_SUCCESS == ret && count > 0) {
+            ret = rdma2_state_read(module, peer,
+                                   module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, region),
+                                   c->region, count * sizeof(mca_osc_rdma2_region_t));
+        }
+        if (OMPI_SUCCESS == ret) ret = rdma2_read_gen(module, peer, &g2);
+        if (OMPI_SUCCESS != ret) return ret;
+        if (g1 == g2) {
+            c->gen = g1;
+            c->count = count;
+            return OMPI_SUCCESS;
+        }
+    }
+}
+
+static int rdma2_region_key(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                            size_t i)
+{
+    mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
+    void *p = NULL;
+
+    if (peer->rank == module->my_rank) {
+        c->ptr[i] = (void *) (uintptr_t) c->region[i].base;    /* our own memory */
+        return OMPI_SUCCESS;
+    }
+    if (NULL != c->rkey[i] || 0 == c->region[i].rkey_len) {
+        return OMPI_SUCCESS;
+    }
+    if (UCS_OK != ucp_ep_rkey_unpack(peer->ep, c->region[i].rkey, &c->rkey[i])) {
+        c->rkey[i] = NULL;
+        return OMPI_ERROR;
+    }
+    if (UCS_OK == ucp_rkey_ptr(c->rkey[i], c->region[i].base, &p)) {
+        c->ptr[i] = p;
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                             uint64_t addr, uint64_t len)
+{
+    mca_osc_rdma2_dyn_cache_t *c;
+    size_t i;
+    int ret;
+
+    if (NULL == peer->dyn && OMPI_SUCCESS != (ret = rdma2_cache_create(peer))) {
+        return ret;
+    }
+    c = peer->dyn;
+    ret = rdma2_cache_refresh(module, peer);
+    if (OMPI_SUCCESS != ret) return ret;
+    for (i = 0; i < c->count; ++i) {
+        const mca_osc_rdma2_region_t *r = &c->region[i];
+        if (addr >= r->base && addr + len <= r->base + r->len) {
+            break;
+        }
+    }
+    if (i == c->count) {
+        return OMPI_ERR_RMA_RANGE;  /* not inside one attached region */
+    }
+    ret = rdma2_region_key(module, peer, i);
+    if (OMPI_SUCCESS != ret) return ret;
+    peer->base = c->region[i].base;
+    peer->size = c->region[i].len;
+    peer->win_rkey = c->rkey[i];
+    peer->win_ptr = (char *) c->ptr[i];
+    return OMPI_SUCCESS;
+}

@@ -1,0 +1,223 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Request-based operations (Rput, Rget, Raccumulate, Rget_accumulate),
+ * allowed in passive-target epochs only.
+ *
+ * Rput/Rget: pieces to mapped peers are memcpy (complete at once); pieces
+ * through UCX carry a completion callback, and the request completes when
+ * the last one has run (for a put that means the origin buffer is
+ * reusable, for a get that the data is here) — no flush per request, no
+ * remote atomic, so any number may be outstanding.  The callbacks only
+ * count down and complete the MPI request; they never call into UCX.
+ * Raccumulate/Rget_accumulate run their (blocking) accumulate and return a
+ * completed request.
+ *
+ * UCX callbacks never complete the MPI request themselves: completing it
+ * may run user-visible completion callbacks that call MPI and progress
+ * the worker from inside UCX (Open MPI #13064).  The callback puts the
+ * request on a done list; our progress callback, and every blocking
+ * UCX wait of ours, complete the requests on it.
+ */
+#include "ompi_config.h"
+
+#include "opal/runtime/opal_progress.h"
+
+#include "osc_rdma2.h"
+
+static int rdma2_request_free(struct ompi_request_t **req)
+{
+    /* MPI lets users free an active request; ours must not vanish under a
+     * pending UCX callback, so finish it first (bounded: it was issued). */
+    while (!REQUEST_COMPLETE(*req)) {
+        opal_progress();
+        mca_osc_rdma2_progress();   /* also when no window is left */
+    }
+    OMPI_REQUEST_FINI(*req);
+    OBJ_RELEASE(*req);
+    *req = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+static int rdma2_request_cancel(struct ompi_request_t *req, int complete)
+{
+    (void) req; (void) complete;
+    return OMPI_SUCCESS;   /* RMA requests can not be cancelled */
+}
+
+static void rdma2_request_construct(mca_osc_rdma2_request_t *req)
+{
+    req->super.req_type = OMPI_REQUEST_WIN;
+    req->super.req_status._cancelled = 0;
+    req->super.req_free = rdma2_request_free;
+    req->super.req_cancel = rdma2_request_cancel;
+}
+
+OBJ_CLASS_INSTANCE(mca_osc_rdma2_request_t, ompi_request_t, rdma2_request_construct, NULL);
+
+static void rdma2_request_done(mca_osc_rdma2_request_t *req)
+{
+    req->super.req_status.MPI_ERROR = req->error;
+    ompi_request_complete(&req->super, true);
+}
+
+static mca_osc_rdma2_request_t *volatile rdma2_done_list = NULL;
+
+static void rdma2_request_defer(mca_osc_rdma2_request_t *req)
+{
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    req->next = rdma2_done_list;
+    rdma2_done_list = req;
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+}
+
+int mca_osc_rdma2_request_drain(void)
+{
+    mca_osc_rdma2_request_t *list, *next;
+    int n = 0;
+
+    if (NULL == rdma2_done_list) {
+        return 0;
+    }
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    list = rdma2_done_list;
+    rdma2_done_list = NULL;
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+    for (; NULL != list; list = next, ++n) {
+        next = list->next;
+        rdma2_request_done(list);
+    }
+    return n;
+}
+
+void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data)
+{
+    mca_osc_rdma2_request_t *req = (mca_osc_rdma2_request_t *) user_data;
+
+    if (UCS_OK != status) {
+        req->error = MPI_ERR_OTHER;
+    }
+    ucp_request_free(ucx_req);
+    if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
+        rdma2_request_defer(req);
+    }
+}
+
+static bool rdma2_in_passive_epoch(mca_osc_rdma2_module_t *module, int target)
+{
+    mca_osc_rdma2_peer_t *peer = module->peers[target];
+    return module->lock_all || (NULL != peer && RDMA2_LOCK_NONE != peer->lock_type);
+}
+
+static mca_osc_rdma2_request_t *rdma2_request_new(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_request_t *req = OBJ_NEW(mca_osc_rdma2_request_t);
+
+    if (NULL != req) {
+        OMPI_REQUEST_INIT(&req->super, false);
+        req->super.req_mpi_object.win = module->win;
+        req->super.req_state = OMPI_REQUEST_ACTIVE;
+        req->error = MPI_SUCCESS;
+        req->outstanding = 1;       /* held by the issuer until all pieces are out */
+    }
+    return req;
+}
+
+/* Drops the issuer's hold; the request completes now or in a callback. */
+static int rdma2_request_issued(mca_osc_rdma2_request_t *req, int ret,
+                                struct ompi_request_t **request)
+{
+    if (OMPI_SUCCESS != ret) {
+        req->error = MPI_ERR_OTHER;
+    }
+    if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
+        rdma2_request_done(req);
+    }
+    if (OMPI_SUCCESS != ret) {
+        /* Pieces already issued still hold the request: let them finish. */
+        struct ompi_request_t *r = &req->super;
+        rdma2_request_free(&r);
+        return ret;
+    }
+    *request = &req->super;
+    return OMPI_SUCCESS;
+}
+
+int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
+                       struct ompi_request_t **request)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_request_t *req;
+    int ret;
+
+    if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
+    req = rdma2_request_new(module);
+    if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
+    ret = mca_osc_rdma2_rdma(module, req, true, (void *) origin_addr, origin_count, origin_dt,
+                             target, target_disp, target_count, target_dt);
+    return rdma2_request_issued(req, ret, request);
+}
+
+int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
+                       struct ompi_request_t **request)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_request_t *req;
+    int ret;
+
+    if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
+    req = rdma2_request_new(module);
+    if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
+    ret = mca_osc_rdma2_rdma(module, req, false, origin_addr, origin_count, origin_dt, target,
+                             target_disp, target_count, target_dt);
+    return rdma2_request_issued(req, ret, request);
+}
+
+/* Accumulates complete before they return: hand back a done request. */
+static int rdma2_completed_request(mca_osc_rdma2_module_t *module, int ret,
+                                   struct ompi_request_t **request)
+{
+    mca_osc_rdma2_request_t *req;
+
+    if (OMPI_SUCCESS != ret) return ret;
+    req = rdma2_request_new(module);
+    if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
+    return rdma2_request_issued(req, OMPI_SUCCESS, request);
+}
+
+int mca_osc_rdma2_raccumulate(const void *origin_addr, int origin_count,
+                              struct ompi_datatype_t *origin_dt, int target, ptrdiff_t target_disp,
+                              int target_count, struct ompi_datatype_t *target_dt,
+                              struct ompi_op_t *op, struct ompi_win_t *win,
+                              struct ompi_request_t **request)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
+    return rdma2_completed_request(module,
+                                   mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_dt,
+                                                            target, target_disp, target_count,
+                                                            target_dt, op, win),
+                                   request);
+}
+
+int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
+                                  struct ompi_datatype_t *origin_dt, void *result_addr,
+                                  int result_count, struct ompi_datatype_t *result_dt,
+                                  int target, ptrdiff_t target_disp, int target_count,
+                                  struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
+                                  struct ompi_win_t *win, struct ompi_request_t **request)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
+    return rdma2_completed_request(module,
+                                   mca_osc_rdma2_get_accumulate(origin_addr, origin_count,
+                                                                origin_dt, result_addr,
+                                                                result_count, result_dt, target,
+                                                                target_disp, target_count,
+                                                                target_dt, op, win),
+                                   request);
+}

@@ -1,0 +1,498 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Window creation and destruction: memory (UCX-allocated for
+ * MPI_Win_allocate, registered for MPI_Win_create), the per-window state
+ * block, the one exchange of addresses and keys, the choice of the
+ * accumulate atomicity mechanism, info keys, and MPI_Win_free.
+ */
+#include "ompi_config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "opal/runtime/opal_progress.h"
+#include "opal/util/info_subscriber.h"
+#include "opal/util/info.h"
+#include "ompi/mca/osc/base/base.h"
+
+#include "osc_rdma2.h"
+
+static const ompi_osc_base_module_t rdma2_module_template = {
+    .osc_win_shared_query = NULL,
+    .osc_win_attach = mca_osc_rdma2_attach,
+    .osc_win_detach = mca_osc_rdma2_detach,
+    .osc_free = mca_osc_rdma2_free,
+    .osc_put = mca_osc_rdma2_put,
+    .osc_get = mca_osc_rdma2_get,
+    .osc_accumulate = mca_osc_rdma2_accumulate,
+    .osc_compare_and_swap = mca_osc_rdma2_compare_and_swap,
+    .osc_fetch_and_op = mca_osc_rdma2_fetch_and_op,
+    .osc_get_accumulate = mca_osc_rdma2_get_accumulate,
+    .osc_rput = mca_osc_rdma2_rput,
+    .osc_rget = mca_osc_rdma2_rget,
+    .osc_raccumulate = mca_osc_rdma2_raccumulate,
+    .osc_rget_accumulate = mca_osc_rdma2_rget_accumulate,
+    .osc_fence = mca_osc_rdma2_fence,
+    .osc_start = mca_osc_rdma2_start,
+    .osc_complete = mca_osc_rdma2_complete,
+    .osc_post = mca_osc_rdma2_post,
+    .osc_wait = mca_osc_rdma2_wait,
+    .osc_test = mca_osc_rdma2_test,
+    .osc_lock = mca_osc_rdma2_lock,
+    .osc_unlock = mca_osc_rdma2_unlock,
+    .osc_lock_all = mca_osc_rdma2_lock_all,
+    .osc_unlock_all = mca_osc_rdma2_unlock_all,
+    .osc_sync = mca_osc_rdma2_sync,
+    .osc_flush = mca_osc_rdma2_flush,
+    .osc_flush_all = mca_osc_rdma2_flush_all,
+    .osc_flush_local = mca_osc_rdma2_flush_local,
+    .osc_flush_local_all = mca_osc_rdma2_flush_local_all,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Component-wide start-up and the progress callback's lifetime           */
+
+static int rdma2_module_count_up(void)
+{
+    int ret;
+
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    ret = mca_osc_rdma2_ucx_init();
+    if (OMPI_SUCCESS == ret && 0 == mca_osc_rdma2_component.num_modules++) {
+        /* While any window exists, every opal_progress (a barrier a target
+         * sits in, any wait loop of ours) progresses our worker, which
+         * serves the operations UCX emulates with active messages. */
+        opal_progress_register(mca_osc_rdma2_progress);
+    }
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+    return ret;
+}
+
+static void rdma2_module_count_down(void)
+{
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    if (0 == --mca_osc_rdma2_component.num_modules) {
+        opal_progress_unregister(mca_osc_rdma2_progress);
+    }
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memory                                                                  */
+
+static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t size)
+{
+    if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
+        /* Open MPI passes base = MPI_BOTTOM (NULL) itself: nothing to map. */
+        module->base = NULL;
+        return OMPI_SUCCESS;
+    }
+    if (0 == size) {
+        /* Nothing to register; MPI_Win_allocate returns NULL. */
+        if (MPI_WIN_FLAVOR_ALLOCATE == module->flavor) {
+            *base = NULL;
+        }
+        module->base = *base;
+        return OMPI_SUCCESS;
+    }
+    if (MPI_WIN_FLAVOR_ALLOCATE == module->flavor) {
+        /* UCX-allocated memory is the only kind same-node peers can map
+         * (ucp_rkey_ptr), which makes access and locks truly passive. */
+        return mca_osc_rdma2_ucx_mem_map(NULL, size, true, &module->win_memh, &module->base)
+               == OMPI_SUCCESS ? (*base = module->base, OMPI_SUCCESS) : OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    /* MPI_Win_create: register the user's buffer.  UCX 1.13 serves RMA on
+     * it with active messages (correct, but the target must progress). */
+    return mca_osc_rdma2_ucx_mem_map(*base, size, false, &module->win_memh, &module->base);
+}
+
+static int rdma2_map_state(mca_osc_rdma2_module_t *module)
+{
+    size_t len = sizeof(mca_osc_rdma2_state_t) + module->size_comm * sizeof(uint64_t);
+    void *base = NULL;
+    int ret;
+
+    if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
+        /* The region table follows posted[], at the same offset everywhere. */
+        module->dyn_offset = (len + 63) & ~(size_t) 63;
+        len = module->dyn_offset + mca_osc_rdma2_dyn_table_size();
+        module->region_memh = calloc(mca_osc_rdma2_component.max_attach, sizeof(ucp_mem_h));
+        if (NULL == module->region_memh) return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+
+    ret = mca_osc_rdma2_ucx_mem_map(NULL, len, true, &module->state_memh, &base);
+    if (OMPI_SUCCESS == ret) {
+        memset(base, 0, len);
+        module->state = (mca_osc_rdma2_state_t *) base;
+        if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
+            module->regions = (mca_osc_rdma2_regions_t *) ((char *) base + module->dyn_offset);
+        }
+    }
+    return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The exchange: one allgatherv of every rank's description                */
+
+/* Worker addresses travel only while some rank still lacks an endpoint
+ * address for someone in the communicator: after the first window on a
+ * set of processes, windows exchange just their keys. */
+static int rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
+{
+    ompi_communicator_t *comm = module->comm;
+    int i;
+
+    *need = 0;
+    for (i = 0; i < module->size_comm && !*need; ++i) {
+        if (i != module->my_rank &&
+            !mca_osc_rdma2_proc_known(ompi_comm_peer_lookup(comm, i))) {
+            *need = 1;
+        }
+    }
+    return comm->c_coll->coll_allreduce(MPI_IN_PLACE, need, 1, MPI_INT, MPI_MAX, comm,
+                                        comm->c_coll->coll_allreduce_module);
+}
+
+typedef struct rdma2_keys_t {
+    void *win, *state;
+    size_t win_len, state_len;
+    ucp_address_t *address;
+    size_t address_len;
+} rdma2_keys_t;
+
+static void rdma2_keys_release(rdma2_keys_t *k)
+{
+    if (NULL != k->win) {
+        ucp_rkey_buffer_release(k->win);
+    }
+    if (NULL != k->state) {
+        ucp_rkey_buffer_release(k->state);
+    }
+    if (NULL != k->address) {
+        ucp_worker_release_address(mca_osc_rdma2_component.ucp_worker, k->address);
+    }
+}
+
+static int rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr, rdma2_keys_t *k)
+{
+    int ret = OMPI_SUCCESS;
+
+    memset(k, 0, sizeof(*k));
+    if (NULL != module->win_memh) {
+        ret = mca_osc_rdma2_ucx_rkey_pack(module->win_memh, &k->win, &k->win_len);
+    }
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_osc_rdma2_ucx_rkey_pack(module->state_memh, &k->state, &k->state_len);
+    }
+    if (OMPI_SUCCESS == ret && need_addr &&
+        UCS_OK != ucp_worker_get_address(mca_osc_rdma2_component.ucp_worker, &k->address,
+                                         &k->address_len)) {
+        ret = OMPI_ERROR;
+    }
+    return ret;
+}
+
+static int rdma2_build_wire(mca_osc_rdma2_module_t *module, const rdma2_keys_t *k, char **out,
+                            int *out_len)
+{
+    mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
+    mca_osc_rdma2_wire_t w;
+    size_t len = sizeof(w) + k->address_len + k->win_len + k->state_len + c->pstate_rkey_len;
+    char *buf, *p;
+
+    memset(&w, 0, sizeof(w));
+    w.base = (uint64_t) (uintptr_t) module->base;
+    w.size = module->size;
+    w.state = (uint64_t) (uintptr_t) module->state;
+    w.pstate = (uint64_t) (uintptr_t) c->pstate;
+    w.disp_unit = module->disp_unit;
+    w.address_len = (uint16_t) k->address_len;
+    w.win_rkey_len = (uint16_t) k->win_len;
+    w.state_rkey_len = (uint16_t) k->state_len;
+    w.pstate_rkey_len = (uint16_t) c->pstate_rkey_len;
+    w.pid = (int32_t) getpid();
+    if (len > INT_MAX || k->address_len > UINT16_MAX || k->win_len > UINT16_MAX ||
+        k->state_len > UINT16_MAX || c->pstate_rkey_len > UINT16_MAX) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    p = buf = malloc(len);
+    if (NULL == buf) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    memcpy(p, &w, sizeof(w));                     p += sizeof(w);
+    memcpy(p, k->address, k->address_len);        p += k->address_len;
+    memcpy(p, k->win, k->win_len);                p += k->win_len;
+    memcpy(p, k->state, k->state_len);            p += k->state_len;
+    memcpy(p, c->pstate_rkey, c->pstate_rkey_len);
+    *out = buf;
+    *out_len = (int) len;
+    return OMPI_SUCCESS;
+}
+
+static int rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mine, int len)
+{
+    ompi_communicator_t *comm = module->comm;
+    int p = module->size_comm, i, total = 0, ret;
+    int *lens = malloc(p * sizeof(int));
+
+    module->blob_disps = malloc(p * sizeof(int));
+    if (NULL == lens || NULL == module->blob_disps) {
+        free(lens);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    ret = comm->c_coll->coll_allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, comm,
+                                       comm->c_coll->coll_allgather_module);
+    if (OMPI_SUCCESS == ret) {
+        for (i = 0; i < p; ++i) {
+            module->blob_disps[i] = total;
+            total += lens[i];
+        }
+        module->blob = malloc(total);
+        ret = NULL == module->blob ? OMPI_ERR_OUT_OF_RESOURCE
+            : comm->c_coll->coll_allgatherv(mine, len, MPI_BYTE, module->blob, lens,
+                                            module->blob_disps, MPI_BYTE, comm,
+                                            comm->c_coll->coll_allgatherv_module);
+    }
+    free(lens);
+    return ret;
+}
+
+static int rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
+{
+    int i, ret;
+
+    for (i = 0; i < module->size_comm; ++i) {
+        const mca_osc_rdma2_wire_t *w =
+            (const mca_osc_rdma2_wire_t *) (module->blob + module->blob_disps[i]);
+        if (i == module->my_rank) {
+            continue;
+        }
+        ret = mca_osc_rdma2_proc_set_address(ompi_comm_peer_lookup(module->comm, i), w + 1,
+                                             w->address_len);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+static int rdma2_exchange(mca_osc_rdma2_module_t *module)
+{
+    rdma2_keys_t keys = { 0 };
+    char *mine = NULL;
+    int need_addr, len = 0, ret;
+
+    ret = rdma2_need_addresses(module, &need_addr);
+    if (OMPI_SUCCESS == ret) {
+        ret = rdma2_pack_keys(module, need_addr, &keys);
+    }
+    if (OMPI_SUCCESS == ret) {
+        ret = rdma2_build_wire(module, &keys, &mine, &len);
+    }
+    rdma2_keys_release(&keys);
+    if (OMPI_SUCCESS == ret) {
+        ret = rdma2_allgather_wire(module, mine, len);
+    }
+    free(mine);
+    if (OMPI_SUCCESS == ret && need_addr) {
+        ret = rdma2_learn_addresses(module);
+    }
+    return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Accumulate atomicity: element-wise atomics only when every peer is      */
+/* reached with direct loads/stores (allocated window, all on one node,    */
+/* a transport that maps peer memory); otherwise every accumulate takes    */
+/* the target's lock.  All ranks must agree, hence the allreduce (which    */
+/* is also the final synchronization of window creation).                  */
+
+static int rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
+{
+    ompi_communicator_t *comm = module->comm;
+    mca_osc_rdma2_peer_t *peer;
+    int direct = MPI_WIN_FLAVOR_ALLOCATE == module->flavor, i, ret;
+
+    for (i = 0; i < module->size_comm && direct; ++i) {
+        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, i);
+        direct = OPAL_PROC_ON_LOCAL_NODE(proc->super.proc_flags) || i == module->my_rank;
+    }
+    if (direct && module->size_comm > 1) {
+        /* Probe one neighbour: same transports serve all same-node peers. */
+        ret = mca_osc_rdma2_peer(module, (module->my_rank + 1) % module->size_comm, &peer);
+        direct = OMPI_SUCCESS == ret && NULL != peer->state_ptr;
+    }
+    ret = comm->c_coll->coll_allreduce(MPI_IN_PLACE, &direct, 1, MPI_INT, MPI_LAND, comm,
+                                       comm->c_coll->coll_allreduce_module);
+    module->acc_mode = direct ? RDMA2_ACC_ELEMENT : RDMA2_ACC_LOCK;
+    return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Info keys                                                               */
+
+static char *rdma2_info_no_locks(opal_infosubscriber_t *obj, char *key, char *value)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    (void) key;
+    module->no_locks = opal_str_to_bool(value);
+    return module->no_locks ? (char *) "true" : (char *) "false";
+}
+
+static char *rdma2_info_acc_ordering(opal_infosubscriber_t *obj, char *key, char *value)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    (void) key;
+    /* Our accumulates complete in issue order anyway; remember the hint. */
+    module->acc_ordering_none = 0 == strcmp(value, "none");
+    return value;
+}
+
+static char *rdma2_info_acc_ops(opal_infosubscriber_t *obj, char *key, char *value)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    (void) key;
+    module->same_op_no_op = 0 == strcmp(value, "same_op_no_op");
+    return module->same_op_no_op ? (char *) "same_op_no_op" : (char *) "same_op";
+}
+
+static char *rdma2_info_echo(opal_infosubscriber_t *obj, char *key, char *value)
+{
+    (void) obj; (void) key;
+    return value;
+}
+
+static void rdma2_subscribe_info(struct ompi_win_t *win)
+{
+    /* The window layer keeps the keys (MPI_Win_get_info); the callbacks
+     * record the ones that change what we do, and run again on
+     * MPI_Win_set_info. */
+    opal_infosubscribe_subscribe(&win->super, "no_locks", "false",
+                                 rdma2_info_no_locks);
+    opal_infosubscribe_subscribe(&win->super, "accumulate_ordering", "rar,raw,war,waw",
+                                 rdma2_info_acc_ordering);
+    opal_infosubscribe_subscribe(&win->super, "accumulate_ops", "same_op_no_op",
+                                 rdma2_info_acc_ops);
+    opal_infosubscribe_subscribe(&win->super, "same_size", "false",
+                                 rdma2_info_echo);
+    opal_infosubscribe_subscribe(&win->super, "same_disp_unit", "false",
+                                 rdma2_info_echo);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Select and free                                                         */
+
+static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
+{
+    ucp_context_h ctx = mca_osc_rdma2_component.ucp_context;
+    int i;
+
+    if (NULL != module->peers) {
+        for (i = 0; i < module->size_comm; ++i) {
+            mca_osc_rdma2_peer_t *peer = module->peers[i];
+            if (NULL == peer) {
+                continue;
+            }
+            mca_osc_rdma2_dyn_release_peer(peer);
+            if (NULL != peer->win_rkey) ucp_rkey_destroy(peer->win_rkey);
+            if (NULL != peer->state_rkey) ucp_rkey_destroy(peer->state_rkey);
+            if (NULL != peer->pstate_rkey) ucp_rkey_destroy(peer->pstate_rkey);
+            free(peer);
+        }
+        free(module->peers);
+    }
+    mca_osc_rdma2_dyn_release_local(module);
+    if (NULL != module->win_memh) {
+        ucp_mem_unmap(ctx, module->win_memh);
+    }
+    if (NULL != module->state_memh) {
+        ucp_mem_unmap(ctx, module->state_memh);
+    }
+    free(module->blob);
+    free(module->blob_disps);
+    if (NULL != module->comm) {
+        ompi_comm_free(&module->comm);
+    }
+    free(module);
+    rdma2_module_count_down();
+}
+
+int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
+                                struct ompi_communicator_t *comm, struct opal_info_t *info,
+                                int flavor, int *model)
+{
+    mca_osc_rdma2_module_t *module;
+    char name[MPI_MAX_OBJECT_NAME];
+    int ret;
+
+    (void) info;  /* read through the subscriptions below */
+    if (MPI_WIN_FLAVOR_SHARED == flavor) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    ret = rdma2_module_count_up();
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    module = calloc(1, sizeof(*module));
+    if (NULL == module) {
+        rdma2_module_count_down();
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    module->super = rdma2_module_template;
+    module->win = win;
+    module->flavor = flavor;
+    module->size = size;
+    module->disp_unit = disp_unit;
+    module->size_comm = ompi_comm_size(comm);
+    module->my_rank = ompi_comm_rank(comm);
+
+    /* A private communicator keeps our collectives (fence, free) apart
+     * from the user's traffic on `comm`. */
+    ret = ompi_comm_dup(comm, &module->comm);
+    if (OMPI_SUCCESS == ret) ret = rdma2_map_window(module, base, size);
+    if (OMPI_SUCCESS == ret) ret = rdma2_map_state(module);
+    if (OMPI_SUCCESS == ret) {
+        module->peers = calloc(module->size_comm, sizeof(*module->peers));
+        ret = NULL == module->peers ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+    }
+    if (OMPI_SUCCESS == ret) ret = rdma2_exchange(module);
+    /* Set before the probe below: peer set-up reads the module through win. */
+    win->w_osc_module = &module->super;
+    if (OMPI_SUCCESS == ret) ret = rdma2_choose_acc_mode(module);
+    if (OMPI_SUCCESS != ret) {
+        win->w_osc_module = NULL;
+        rdma2_module_destroy(module);
+        return ret;
+    }
+
+    *model = MPI_WIN_UNIFIED;
+    snprintf(name, sizeof(name), "rdma2 window %d", ompi_comm_get_cid(module->comm));
+    ompi_win_set_name(win, name);
+    rdma2_subscribe_info(win);
+    RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,
+                  MPI_WIN_FLAVOR_ALLOCATE == flavor ? "allocated"
+                  : MPI_WIN_FLAVOR_DYNAMIC == flavor ? "dynamic" : "created", size,
+                  RDMA2_ACC_ELEMENT == module->acc_mode ? "element atomics" : "target lock");
+    return OMPI_SUCCESS;
+}
+
+int mca_osc_rdma2_free(struct ompi_win_t *win)
+{
+    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    ompi_communicator_t *comm = module->comm;
+    int ret;
+
+    if (module->lock_all || module->num_locks > 0 || NULL != module->start_group ||
+        NULL != module->post_group) {
+        return OMPI_ERR_RMA_SYNC;
+    }
+    ret = mca_osc_rdma2_complete_all(module);
+    /* Nobody may touch our memory or state after we unmap it. */
+    if (OMPI_SUCCESS == ret) {
+        ret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
+    }
+    win->w_osc_module = NULL;
+    rdma2_module_destroy(module);
+    return ret;
+}
