@@ -14,6 +14,7 @@
 #include "rdma2_common.h"
 #include <complex.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 enum { O_SUM, O_PROD, O_MAX, O_MIN, O_LAND, O_LOR, O_LXOR, O_BAND, O_BOR, O_BXOR,
        O_MAXLOC, O_MINLOC, O_REPLACE, O_NO_OP, NOPERS };
@@ -175,6 +176,8 @@ DEF_INT(aint, MPI_Aint)
 DEF_INT(offset, MPI_Offset)
 DEF_INT(count, MPI_Count)
 DEF_INT(byte, unsigned char)
+DEF_INT(char_c, char)
+DEF_INT(wchar, wchar_t)
 DEF_FLT(flt, float)
 DEF_FLT(dbl, double)
 DEF_FLT(ldbl, long double)
@@ -215,6 +218,10 @@ static inline int type_table(struct tentry *tt)
         T_("MPI_INT64_T", MPI_INT64_T, C_INTEGER, 1, i64, int64_t),
         T_("MPI_UINT64_T", MPI_UINT64_T, C_INTEGER, 0, u64, uint64_t),
         T_("MPI_INTEGER", MPI_INTEGER, F_INTEGER, 1, int_s, int),
+        T_("MPI_INTEGER1", MPI_INTEGER1, F_INTEGER, 1, i8, int8_t),
+        T_("MPI_INTEGER2", MPI_INTEGER2, F_INTEGER, 1, i16, int16_t),
+        T_("MPI_INTEGER4", MPI_INTEGER4, F_INTEGER, 1, i32, int32_t),
+        T_("MPI_INTEGER8", MPI_INTEGER8, F_INTEGER, 1, i64, int64_t),
         T_("MPI_AINT", MPI_AINT, MULTI_LANG, 1, aint, MPI_Aint),
         /* Open MPI 4.1.4's own reduction (MPI_Reduce_local too) orders
          * MPI_OFFSET as unsigned: MAX(-4, 3) gives -4.  That is a bug of the
@@ -227,6 +234,8 @@ static inline int type_table(struct tentry *tt)
         T_("MPI_LONG_DOUBLE", MPI_LONG_DOUBLE, FLOATING, 1, ldbl, long double),
         T_("MPI_REAL", MPI_REAL, FLOATING, 1, flt, float),
         T_("MPI_DOUBLE_PRECISION", MPI_DOUBLE_PRECISION, FLOATING, 1, dbl, double),
+        T_("MPI_REAL4", MPI_REAL4, FLOATING, 1, flt, float),
+        T_("MPI_REAL8", MPI_REAL8, FLOATING, 1, dbl, double),
         T_("MPI_C_FLOAT_COMPLEX", MPI_C_FLOAT_COMPLEX, COMPLEX_T, 1, cflt, float _Complex),
         T_("MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX, COMPLEX_T, 1, cdbl, double _Complex),
         T_("MPI_C_LONG_DOUBLE_COMPLEX", MPI_C_LONG_DOUBLE_COMPLEX, COMPLEX_T, 1, cldbl, long double _Complex),
@@ -235,6 +244,10 @@ static inline int type_table(struct tentry *tt)
         T_("MPI_C_BOOL", MPI_C_BOOL, LOGICAL_T, 0, cbool, bool),
         T_("MPI_LOGICAL", MPI_LOGICAL, LOGICAL_T, 0, flogical, int),
         T_("MPI_BYTE", MPI_BYTE, BYTE_T, 0, byte, unsigned char),
+        /* character types: no reduction is defined on them; only
+         * MPI_REPLACE and MPI_NO_OP apply */
+        T_("MPI_CHAR", MPI_CHAR, ANYTYPE, 0, char_c, char),
+        T_("MPI_WCHAR", MPI_WCHAR, ANYTYPE, 0, wchar, wchar_t),
         T_("MPI_FLOAT_INT", MPI_FLOAT_INT, PAIR_T, 1, float_int, struct pair_float_int),
         T_("MPI_DOUBLE_INT", MPI_DOUBLE_INT, PAIR_T, 1, double_int, struct pair_double_int),
         T_("MPI_LONG_INT", MPI_LONG_INT, PAIR_T, 1, long_int, struct pair_long_int),
@@ -258,6 +271,7 @@ static inline int type_table(struct tentry *tt)
 static inline void test_value(const struct tentry *te, int o, int r, int t, int i,
                               long long *v, long long *w)
 {
+    *v = 0;
     *w = 0;
     switch (o) {
     case O_SUM: *v = (r + 2 * i + t) % 11 + 1; *w = (r + i) % 5; break;

@@ -4,7 +4,8 @@
  * Accumulate, Raccumulate, Get_accumulate and Rget_accumulate with every
  * predefined operation on every predefined datatype it is defined for
  * (rdma2_ops.h: C, fixed-width, Fortran and multi-language integers,
- * floating point, complex, logical, byte, and the value/index pair types
+ * floating point, complex, logical, byte, character types (MPI_REPLACE and
+ * MPI_NO_OP only), and the value/index pair types
  * with MPI_MAXLOC/MPI_MINLOC, ties included), plus MPI_REPLACE on all of
  * them and MPI_NO_OP for the fetching operations, on an MPI_Win_allocate
  * window whose disp_unit is the type size.
