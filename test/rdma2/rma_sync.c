@@ -14,7 +14,9 @@
  * included" and the partial groups "even ranks to odd ranks".  Flush modes
  * also check mid-epoch: fetched data after flush/flush_local, Put and
  * Accumulate data read back after flush, and origin buffers reused after
- * flush_local.  All data is checked element by element (rdma2_engine.h).
+ * flush_local.  Contiguous datatypes throughout; in addition, every
+ * operation x mode x flavor once more with a struct origin, an indexed
+ * target and a vector result datatype (pattern "right").  All data is checked element by element (rdma2_engine.h).
  *
  * Optional arguments for debugging by hand: a flavor index, a sync index
  * (see rdma2_engine.h; -1 for all) and a mask of operations restrict the run.
@@ -23,11 +25,14 @@
 
 int main(int argc, char **argv)
 {
-    struct layout contig;
+    struct layout contig, ly[NLAYOUTS];
     ompix_test_init(&argc, &argv);
     int only_fl = argc > 1 ? atoi(argv[1]) : -1, only_s = argc > 2 ? atoi(argv[2]) : -1;
     unsigned mask = argc > 3 ? (unsigned) strtoul(argv[3], NULL, 0) : ALL_OPS;
     layout_make(&contig, LY_CONTIG);
+    for (int k = 0; k < NLAYOUTS; ++k) {
+        layout_make(&ly[k], k);
+    }
     for (int fl = 0; fl < NFLAVORS; ++fl) {
         if (only_fl >= 0 && fl != only_fl) {
             continue;
@@ -44,10 +49,17 @@ int main(int argc, char **argv)
                     continue;   /* NOCHECK forbids conflicting exclusive locks */
                 }
                 run_case(&w, s, pat, mask, &contig, &contig, &contig);
+                if (PAT_RIGHT == pat) {
+                    /* derived: struct origin, indexed target, vector result */
+                    run_case(&w, s, pat, mask, &ly[LY_STRUCT], &ly[LY_INDEXED], &ly[LY_VECTOR]);
+                }
             }
         }
         rwin_close(&w);
     }
     layout_free(&contig);
+    for (int k = 0; k < NLAYOUTS; ++k) {
+        layout_free(&ly[k]);
+    }
     return ompix_test_finish("rdma2/rma_sync");
 }
