@@ -10,7 +10,10 @@
  *    with Fetch_and_op, some with Get_accumulate, concurrently; exact sum;
  *  - overlapping windows: two windows created over the same memory; ranks
  *    add through both concurrently (Accumulate and Fetch_and_op); the sum
- *    must be exact, so atomicity holds across the two windows;
+ *    must be exact, so atomicity holds across the two windows.  This is
+ *    stricter than MPI-3.1 11.2.1 (concurrent access through overlapping
+ *    windows is undefined there); ompix requires it of rdma2 (one atomicity
+ *    mechanism that also holds across overlapping windows, notes/rma.md);
  *  - exclusive-lock contention: every rank increments a counter at rank 0
  *    with a non-atomic Get/flush/Put under MPI_LOCK_EXCLUSIVE; the final
  *    value must be exactly size*iterations (a lost update means two

@@ -14,6 +14,11 @@
  * before the computation ends (2.8 s later), so the bound separates
  * "passive" from "not passive" by almost a factor of 2 even on 2
  * oversubscribed cores, where one epoch takes well under 10 ms.
+ *
+ * In the runner's tcp mode (UCX_TLS=tcp,self, btl self,tcp) this still
+ * demands passive progress: rdma2 must not depend on UCX's shared-memory
+ * transports (or on the target calling MPI) for same-node windows.  Stock
+ * osc sm passes in both modes; osc pt2pt and osc ucx take ~2.8 s.
  */
 #include "rdma2_common.h"
 #include <time.h>
