@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=300 mca="osc rdma2"
+ * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=300 valgrind=no mca="osc rdma2"
  *
  * 10 000 window create/free cycles of small windows, flavors in rotation
  * (allocate, create, dynamic with one attached region, and every 100th an
@@ -13,7 +13,8 @@
  * remote keys, shared segments) show up as failures of later cycles.  On
  * 2 oversubscribed cores stock osc rdma (+ osc sm) needs ~25 s at np=2 and
  * 80-150 s at np=4 (every creation is collective and 4 ranks share 2
- * cores), so this test runs at np=2,3 only, with a longer timeout.
+ * cores), so this test runs at np=2,3 only, with a longer timeout, and
+ * not under valgrind (valgrind=no).
  */
 #include "rdma2_common.h"
 
