@@ -298,6 +298,79 @@ static inline void fill_values(const struct tentry *te, void *buf, int n, int o,
     }
 }
 
+/* A window of n elements of type te of the given flavor (disp unit: the
+ * type size; dynamic: 1, one attached region).  typed_disp() gives the
+ * target displacement of element i at rank t for the open window. */
+static MPI_Aint *typed_addr;
+static size_t typed_sz;
+static void *typed_mem;
+static const char *typed_flavor = "allocate";   /* for case labels */
+
+static inline void *typed_win_open(const struct tentry *te, int flavor, int n, MPI_Win *win)
+{
+    void *base = NULL;
+    MPI_Aint bytes = (MPI_Aint) n * te->sz, a;
+    typed_sz = te->sz;
+    typed_flavor = flavor_name[flavor];
+    typed_addr = NULL;
+    typed_mem = NULL;
+    switch (flavor) {
+    case FL_ALLOCATE:
+        OK(MPI_Win_allocate(bytes, (int) te->sz, MPI_INFO_NULL, MPI_COMM_WORLD, &base, win));
+        break;
+    case FL_SHARED:
+        OK(MPI_Win_allocate_shared(bytes, (int) te->sz, MPI_INFO_NULL, MPI_COMM_WORLD, &base, win));
+        break;
+    case FL_CREATE:
+        typed_mem = base = malloc(bytes);
+        OK(MPI_Win_create(base, bytes, (int) te->sz, MPI_INFO_NULL, MPI_COMM_WORLD, win));
+        break;
+    case FL_DYNAMIC:
+        typed_mem = base = malloc(bytes);
+        OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, win));
+        OK(MPI_Win_attach(*win, base, bytes));
+        MPI_Get_address(base, &a);
+        typed_addr = malloc(size * sizeof(MPI_Aint));
+        MPI_Allgather(&a, 1, MPI_AINT, typed_addr, 1, MPI_AINT, MPI_COMM_WORLD);
+        break;
+    }
+    MPI_Win_set_errhandler(*win, MPI_ERRORS_RETURN);
+    return base;
+}
+
+static inline void typed_win_close(MPI_Win *win)
+{
+    if (typed_addr) {
+        OK(MPI_Win_detach(*win, typed_mem));
+    }
+    OK(MPI_Win_free(win));
+    free(typed_mem);
+    free(typed_addr);
+    typed_mem = NULL;
+    typed_addr = NULL;
+}
+
+static inline MPI_Aint typed_disp(int t, int i)
+{
+    return typed_addr ? MPI_Aint_add(typed_addr[t], (MPI_Aint) i * typed_sz) : i;
+}
+
+/* The types also run on create, dynamic and shared windows: one of each
+ * kind of element (1, 2, 4, 8, 16 bytes, pairs, complex). */
+static inline int flavor_subset(const char *name)
+{
+    static const char *const sub[] = {"MPI_UINT8_T", "MPI_SHORT", "MPI_INT", "MPI_DOUBLE",
+                                      "MPI_UNSIGNED_LONG_LONG", "MPI_LONG_DOUBLE",
+                                      "MPI_C_DOUBLE_COMPLEX", "MPI_C_BOOL", "MPI_FLOAT_INT",
+                                      "MPI_2INT"};
+    for (size_t k = 0; k < sizeof sub / sizeof sub[0]; ++k) {
+        if (!strcmp(sub[k], name)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Compares n elements of got against exp; reports mismatches. */
 static inline int compare_values(const struct tentry *te, const char *what, const void *exp,
                                  const void *got, int n)

@@ -8,7 +8,8 @@
  * MPI_NO_OP only), and the value/index pair types
  * with MPI_MAXLOC/MPI_MINLOC, ties included), plus MPI_REPLACE on all of
  * them and MPI_NO_OP for the fetching operations, on an MPI_Win_allocate
- * window whose disp_unit is the type size.
+ * window whose disp_unit is the type size; ten representative types
+ * (rdma2_ops.h: flavor_subset) also on create, dynamic and shared windows.
  *
  * Accumulate: all ranks accumulate 16 elements into every rank (itself
  * included) concurrently under lock_all (odd ranks with Raccumulate); the
@@ -20,8 +21,9 @@
  * A final section uses derived datatypes (vector target, indexed result,
  * contiguous origin) with MPI_DOUBLE/MPI_MAX and MPI_INT/MPI_BXOR.
  *
- * Optional argument for debugging by hand: a type name (e.g. MPI_DOUBLE),
- * or "derived" for the last section only.
+ * Optional arguments for debugging by hand: a type name (e.g. MPI_DOUBLE,
+ * or "all"), or "derived" for the last section only; then a flavor index
+ * (rdma2_common.h).
  */
 #include "rdma2_ops.h"
 
@@ -66,7 +68,7 @@ static void accumulate(const struct tentry *te, MPI_Win win, void *base, int o)
 {
     char *obuf = malloc((size_t) size * NE * te->sz);
     MPI_Request *req = malloc(size * sizeof *req);
-    set_case("Accumulate %s on %s", oper_name[o], te->name);
+    set_case("Accumulate %s on %s, %s window", oper_name[o], te->name, typed_flavor);
     init_window(te, win, base, o);
     for (int t = 0; t < size; ++t) {
         fill_values(te, obuf + t * NE * te->sz, NE, o, rank, t);
@@ -77,8 +79,8 @@ static void accumulate(const struct tentry *te, MPI_Win win, void *base, int o)
             if (rank == k) {
                 OK(MPI_Win_lock_all(0, win));
                 for (int t = 0; t < size; ++t) {
-                    OK(MPI_Accumulate(obuf + t * NE * te->sz, NE, te->dt, t, 0, NE, te->dt,
-                                      oper(o), win));
+                    OK(MPI_Accumulate(obuf + t * NE * te->sz, NE, te->dt, t, typed_disp(t, 0), NE,
+                                      te->dt, oper(o), win));
                 }
                 OK(MPI_Win_unlock_all(win));
             }
@@ -97,11 +99,11 @@ static void accumulate(const struct tentry *te, MPI_Win win, void *base, int o)
         for (int t = 0; t < size; ++t) {
             int d = (t + rank) % size;    /* not everyone at the same target first */
             if (rank % 2) {
-                OK(MPI_Raccumulate(obuf + d * NE * te->sz, NE, te->dt, d, 0, NE, te->dt,
-                                   oper(o), win, &req[d]));
+                OK(MPI_Raccumulate(obuf + d * NE * te->sz, NE, te->dt, d, typed_disp(d, 0), NE,
+                                   te->dt, oper(o), win, &req[d]));
             } else {
-                OK(MPI_Accumulate(obuf + d * NE * te->sz, NE, te->dt, d, 0, NE, te->dt,
-                                  oper(o), win));
+                OK(MPI_Accumulate(obuf + d * NE * te->sz, NE, te->dt, d, typed_disp(d, 0), NE,
+                                  te->dt, oper(o), win));
             }
         }
         OK(MPI_Waitall(size, req, MPI_STATUSES_IGNORE));
@@ -116,7 +118,7 @@ static void get_accumulate(const struct tentry *te, MPI_Win win, void *base, int
 {
     char *obuf = malloc(NE * te->sz), *res = malloc(NE * te->sz), *exp = malloc(NE * te->sz);
     char what[96];
-    set_case("Get_accumulate %s on %s", oper_name[o], te->name);
+    set_case("Get_accumulate %s on %s, %s window", oper_name[o], te->name, typed_flavor);
     init_window(te, win, base, o);
     for (int k = 0; k < size; ++k) {
         if (rank == k) {
@@ -126,12 +128,12 @@ static void get_accumulate(const struct tentry *te, MPI_Win win, void *base, int
                 memset(res, 0x5a, NE * te->sz);
                 OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win));
                 if ((t + k) % 2) {
-                    OK(MPI_Rget_accumulate(obuf, NE, te->dt, res, NE, te->dt, t, 0, NE, te->dt,
-                                           oper(o), win, &req));
+                    OK(MPI_Rget_accumulate(obuf, NE, te->dt, res, NE, te->dt, t, typed_disp(t, 0), NE,
+                                           te->dt, oper(o), win, &req));
                     OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
                 } else {
-                    OK(MPI_Get_accumulate(obuf, NE, te->dt, res, NE, te->dt, t, 0, NE, te->dt,
-                                          oper(o), win));
+                    OK(MPI_Get_accumulate(obuf, NE, te->dt, res, NE, te->dt, t, typed_disp(t, 0), NE,
+                                          te->dt, oper(o), win));
                 }
                 OK(MPI_Win_unlock(t, win));
                 expected_state(te, exp, o, t, O_NO_OP == o ? 0 : k);
@@ -249,26 +251,29 @@ int main(int argc, char **argv)
     int n;
     ompix_test_init(&argc, &argv);
     n = type_table(tt);
-    for (int k = 0; k < n; ++k) {
-        const struct tentry *te = &tt[k];
-        void *base;
-        MPI_Win win;
-        if (argc > 1 && strcmp(argv[1], te->name)) {
-            continue;
-        }
-        set_case("window for %s", te->name);
-        OK(MPI_Win_allocate(NE * te->sz, (int) te->sz, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
-        MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-        for (int o = 0; o < NOPERS; ++o) {
-            if (!(te->ops & B(o))) {
+    for (int fl = 0; fl < NFLAVORS; ++fl) {
+        for (int k = 0; k < n; ++k) {
+            const struct tentry *te = &tt[k];
+            void *base;
+            MPI_Win win;
+            if ((argc > 1 && strcmp(argv[1], "all") && strcmp(argv[1], te->name)) ||
+                (argc > 2 && fl != atoi(argv[2])) ||
+                (FL_ALLOCATE != fl && !flavor_subset(te->name))) {
                 continue;
             }
-            if (O_NO_OP != o) {
-                accumulate(te, win, base, o);
+            set_case("%s window for %s", flavor_name[fl], te->name);
+            base = typed_win_open(te, fl, NE, &win);
+            for (int o = 0; o < NOPERS; ++o) {
+                if (!(te->ops & B(o))) {
+                    continue;
+                }
+                if (O_NO_OP != o) {
+                    accumulate(te, win, base, o);
+                }
+                get_accumulate(te, win, base, o);
             }
-            get_accumulate(te, win, base, o);
+            typed_win_close(&win);
         }
-        MPI_Win_free(&win);
     }
     if (argc <= 1 || !strcmp(argv[1], "derived")) {
         derived();

@@ -10,9 +10,12 @@
  * turns on every target, alternating exclusive lock/unlock and
  * lock_all/flush/unlock_all epochs; every fetched value must be exactly
  * the state left by the previous turns, and the final target state exact.
- * One element per call (count 1), 8 elements per target.
+ * One element per call (count 1), 8 elements per target.  MPI_Win_allocate
+ * windows for all types; ten representative types (rdma2_ops.h:
+ * flavor_subset) also on create, dynamic and shared windows.
  *
- * Optional argument for debugging by hand: a type name (e.g. MPI_SHORT).
+ * Optional arguments for debugging by hand: a type name (e.g. MPI_SHORT, or
+ * "all"), then a flavor index (rdma2_common.h).
  */
 #include "rdma2_ops.h"
 
@@ -51,7 +54,7 @@ static void fetch_and_op(const struct tentry *te, MPI_Win win, void *base, int o
     char *obuf = malloc(NA * te->sz), *res = malloc(NA * te->sz);
     char what[96];
 
-    set_case("Fetch_and_op %s on %s", oper_name[o], te->name);
+    set_case("Fetch_and_op %s on %s, %s window", oper_name[o], te->name, typed_flavor);
     init_window(te, win, base, o);
     for (int t = 0; t < size; ++t) {
         fill_values(te, state + t * NA * te->sz, NA, o, size, t);
@@ -64,8 +67,8 @@ static void fetch_and_op(const struct tentry *te, MPI_Win win, void *base, int o
                 memset(res, 0x5a, NA * te->sz);
                 open_epoch(win, t, k);
                 for (int i = 0; i < NA; ++i) {
-                    OK(MPI_Fetch_and_op(obuf + i * te->sz, res + i * te->sz, te->dt, t, i,
-                                        oper(o), win));
+                    OK(MPI_Fetch_and_op(obuf + i * te->sz, res + i * te->sz, te->dt, t,
+                                        typed_disp(t, i), oper(o), win));
                 }
                 close_epoch(win, t, k);
                 snprintf(what, sizeof what, "result from target %d in turn %d", t, k);
@@ -104,7 +107,7 @@ static void compare_and_swap(const struct tentry *te, MPI_Win win, void *base)
     char *obuf = malloc(NA * te->sz), *cbuf = malloc(NA * te->sz), *res = malloc(NA * te->sz);
     char what[96];
 
-    set_case("Compare_and_swap on %s", te->name);
+    set_case("Compare_and_swap on %s, %s window", te->name, typed_flavor);
     OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
     memset(base, 0, NA * te->sz);
     for (int i = 0; i < NA; ++i) {
@@ -138,7 +141,7 @@ static void compare_and_swap(const struct tentry *te, MPI_Win win, void *base)
                 open_epoch(win, t, k);
                 for (int i = 0; i < NA; ++i) {
                     OK(MPI_Compare_and_swap(obuf + i * te->sz, cbuf + i * te->sz,
-                                            res + i * te->sz, te->dt, t, i, win));
+                                            res + i * te->sz, te->dt, t, typed_disp(t, i), win));
                 }
                 close_epoch(win, t, k);
                 snprintf(what, sizeof what, "result from target %d in turn %d", t, k);
@@ -168,25 +171,28 @@ int main(int argc, char **argv)
     int n;
     ompix_test_init(&argc, &argv);
     n = type_table(tt);
-    for (int k = 0; k < n; ++k) {
-        const struct tentry *te = &tt[k];
-        void *base;
-        MPI_Win win;
-        if (argc > 1 && strcmp(argv[1], te->name)) {
-            continue;
-        }
-        set_case("window for %s", te->name);
-        OK(MPI_Win_allocate(NA * te->sz, (int) te->sz, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
-        MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-        for (int o = 0; o < NOPERS; ++o) {
-            if (te->ops & B(o)) {
-                fetch_and_op(te, win, base, o);
+    for (int fl = 0; fl < NFLAVORS; ++fl) {
+        for (int k = 0; k < n; ++k) {
+            const struct tentry *te = &tt[k];
+            void *base;
+            MPI_Win win;
+            if ((argc > 1 && strcmp(argv[1], "all") && strcmp(argv[1], te->name)) ||
+                (argc > 2 && fl != atoi(argv[2])) ||
+                (FL_ALLOCATE != fl && !flavor_subset(te->name))) {
+                continue;
             }
+            set_case("%s window for %s", flavor_name[fl], te->name);
+            base = typed_win_open(te, fl, NA, &win);
+            for (int o = 0; o < NOPERS; ++o) {
+                if (te->ops & B(o)) {
+                    fetch_and_op(te, win, base, o);
+                }
+            }
+            if ((te->ops & BITS) || LOGICAL_T == te->ops) {
+                compare_and_swap(te, win, base);
+            }
+            typed_win_close(&win);
         }
-        if ((te->ops & BITS) || LOGICAL_T == te->ops) {
-            compare_and_swap(te, win, base);
-        }
-        MPI_Win_free(&win);
     }
     return ompix_test_finish("rdma2/rma_atomics");
 }
