@@ -186,6 +186,7 @@ DEF_CPLX(cdbl, double _Complex, double)
 DEF_CPLX(cldbl, long double _Complex, long double)
 DEF_LOGICAL(cbool, bool)
 DEF_LOGICAL(flogical, int)
+DEF_LOGICAL(flogical1, int8_t)
 DEF_PAIR(float_int, float, int)
 DEF_PAIR(double_int, double, int)
 DEF_PAIR(long_int, long, int)
@@ -241,13 +242,23 @@ static inline int type_table(struct tentry *tt)
         T_("MPI_C_LONG_DOUBLE_COMPLEX", MPI_C_LONG_DOUBLE_COMPLEX, COMPLEX_T, 1, cldbl, long double _Complex),
         T_("MPI_COMPLEX", MPI_COMPLEX, COMPLEX_T, 1, cflt, float _Complex),
         T_("MPI_DOUBLE_COMPLEX", MPI_DOUBLE_COMPLEX, COMPLEX_T, 1, cdbl, double _Complex),
+        T_("MPI_COMPLEX8", MPI_COMPLEX8, COMPLEX_T, 1, cflt, float _Complex),
+        T_("MPI_COMPLEX16", MPI_COMPLEX16, COMPLEX_T, 1, cdbl, double _Complex),
+        T_("MPI_CXX_FLOAT_COMPLEX", MPI_CXX_FLOAT_COMPLEX, COMPLEX_T, 1, cflt, float _Complex),
+        T_("MPI_CXX_DOUBLE_COMPLEX", MPI_CXX_DOUBLE_COMPLEX, COMPLEX_T, 1, cdbl, double _Complex),
+        T_("MPI_CXX_LONG_DOUBLE_COMPLEX", MPI_CXX_LONG_DOUBLE_COMPLEX, COMPLEX_T, 1, cldbl,
+           long double _Complex),
         T_("MPI_C_BOOL", MPI_C_BOOL, LOGICAL_T, 0, cbool, bool),
         T_("MPI_LOGICAL", MPI_LOGICAL, LOGICAL_T, 0, flogical, int),
+        T_("MPI_LOGICAL1", MPI_LOGICAL1, LOGICAL_T, 0, flogical1, int8_t),
+        T_("MPI_LOGICAL4", MPI_LOGICAL4, LOGICAL_T, 0, flogical, int),
+        T_("MPI_CXX_BOOL", MPI_CXX_BOOL, LOGICAL_T, 0, cbool, bool),
         T_("MPI_BYTE", MPI_BYTE, BYTE_T, 0, byte, unsigned char),
         /* character types: no reduction is defined on them; only
          * MPI_REPLACE and MPI_NO_OP apply */
         T_("MPI_CHAR", MPI_CHAR, ANYTYPE, 0, char_c, char),
         T_("MPI_WCHAR", MPI_WCHAR, ANYTYPE, 0, wchar, wchar_t),
+        T_("MPI_CHARACTER", MPI_CHARACTER, ANYTYPE, 0, char_c, char),
         T_("MPI_FLOAT_INT", MPI_FLOAT_INT, PAIR_T, 1, float_int, struct pair_float_int),
         T_("MPI_DOUBLE_INT", MPI_DOUBLE_INT, PAIR_T, 1, double_int, struct pair_double_int),
         T_("MPI_LONG_INT", MPI_LONG_INT, PAIR_T, 1, long_int, struct pair_long_int),

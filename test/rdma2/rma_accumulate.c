@@ -247,7 +247,7 @@ static void derived(void)
 
 int main(int argc, char **argv)
 {
-    struct tentry tt[64];
+    struct tentry tt[96];
     int n;
     ompix_test_init(&argc, &argv);
     n = type_table(tt);

@@ -167,7 +167,7 @@ static void compare_and_swap(const struct tentry *te, MPI_Win win, void *base)
 
 int main(int argc, char **argv)
 {
-    struct tentry tt[64];
+    struct tentry tt[96];
     int n;
     ompix_test_init(&argc, &argv);
     n = type_table(tt);
