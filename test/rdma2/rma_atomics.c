@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=300 mca="osc rdma2"
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=300 mca="osc rdma2,sm"
  *
  * Fetch_and_op with every predefined operation (MPI_NO_OP as an atomic
  * read, MPI_REPLACE as an atomic swap) on every predefined datatype it is

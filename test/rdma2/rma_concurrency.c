@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2"
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm"
  *
  * Concurrency with exact outcomes:
  *  - tickets: every rank takes 300 tickets from one 64-bit and one 32-bit

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2"
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm"
  *
  * Window flavors and their corners:
  *  - attributes of every flavor: MPI_WIN_BASE, MPI_WIN_SIZE (different on

@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * osc/rdma2: MPI-3 RMA windows over UCX's ucp API.  Shared declarations.
- * See README-design.md for the design; each osc_rdma2_<topic>.c file owns
+ * See docs/ARCHITECTURE.md for the design; each osc_rdma2_<topic>.c file owns
  * one concern.
  */
 #ifndef MCA_OSC_RDMA2_H
@@ -51,6 +51,8 @@ typedef struct mca_osc_rdma2_component_t {
     int verbose;
     int max_attach;                 /* regions per rank in a dynamic window */
     bool use_cma;                   /* same-node put/get on unmapped memory via CMA */
+    int progress_thread;            /* RDMA2_THREAD_* */
+    int thread_max_sleep;           /* µs: the idle progress thread's longest nap */
     int output;
     bool enable_mpi_threads;
     bool ucx_ready;                 /* context and worker created */
@@ -68,6 +70,19 @@ typedef struct mca_osc_rdma2_component_t {
 
 OMPI_MODULE_DECLSPEC extern mca_osc_rdma2_component_t mca_osc_rdma2_component;
 
+enum {
+    RDMA2_THREAD_NEVER = 0,
+    RDMA2_THREAD_AUTO = 1,      /* for windows some peer reaches through UCX */
+    RDMA2_THREAD_ALWAYS = 2,
+};
+
+/* osc_rdma2_thread.c: the progress thread that keeps targets passive when
+ * peers reach them through UCX's active-message emulation. */
+bool mca_osc_rdma2_thread_wanted(bool emulated);
+int mca_osc_rdma2_thread_start(void);
+void mca_osc_rdma2_thread_note_progress(void);
+void mca_osc_rdma2_thread_stop(void);
+
 #define RDMA2_VERBOSE(level, ...)                                              \
     do {                                                                        \
         if (mca_osc_rdma2_component.verbose >= (level)) {                       \
@@ -80,7 +95,7 @@ OMPI_MODULE_DECLSPEC extern mca_osc_rdma2_component_t mca_osc_rdma2_component;
 /* Window                                                                  */
 
 /* Per-window state block (UCX-allocated, one per rank).  Lock words of the
- * two-level lock (see README-design.md); `global` is only used at rank 0. */
+ * two-level lock (see docs/ARCHITECTURE.md); `global` is only used at rank 0. */
 typedef struct mca_osc_rdma2_state_t {
     volatile uint64_t global;       /* high 32 bits: lock_all holders; low: exclusive holders */
     uint64_t pad0[7];
@@ -99,7 +114,7 @@ typedef struct mca_osc_rdma2_state_t {
  * posted[] (same offset on every rank), guarded by a sequence counter:
  * odd while the owner edits the table, bumped to the next even value
  * after.  Origins cache a copy per peer and re-read it only when the
- * counter changed (README-design.md). */
+ * counter changed (docs/ARCHITECTURE.md). */
 #define RDMA2_RKEY_MAX 200
 typedef struct mca_osc_rdma2_region_t {
     uint64_t base;

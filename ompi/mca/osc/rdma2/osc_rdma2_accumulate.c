@@ -41,6 +41,28 @@ typedef struct rdma2_acc_t {
 static bool rdma2_is_replace(ompi_op_t *op) { return op == &ompi_mpi_op_replace.op; }
 static bool rdma2_is_no_op(ompi_op_t *op) { return op == &ompi_mpi_op_no_op.op; }
 
+/* MPI-3.1 11.3.4: predefined operations only, each on the types it is
+ * defined for; REPLACE and NO_OP on any predefined type.  The bindings
+ * of Open MPI 4.1 check this for Accumulate but not for Fetch_and_op. */
+static bool rdma2_op_valid(ompi_op_t *op, ompi_datatype_t *prim)
+{
+    if (!ompi_op_is_intrinsic(op)) {
+        return false;
+    }
+    if (rdma2_is_no_op(op) || op == &ompi_mpi_op_replace.op) {
+        return true;
+    }
+    return -1 != ompi_op_ddt_map[prim->id] &&
+           NULL != op->o_func.intrinsic.fns[ompi_op_ddt_map[prim->id]];
+}
+
+/* Compare_and_swap takes integer, logical, byte and multi-language types. */
+static bool rdma2_cas_type_valid(ompi_datatype_t *dt)
+{
+    return ompi_datatype_is_predefined(dt) &&
+           (rdma2_op_valid(&ompi_mpi_op_bor.op, dt) || rdma2_op_valid(&ompi_mpi_op_land.op, dt));
+}
+
 static ompi_datatype_t *rdma2_prim(ompi_datatype_t *dt)
 {
     return ompi_datatype_is_predefined(dt) ? dt
@@ -438,6 +460,9 @@ static int rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt
     if (NULL == acc.prim || (NULL != origin && rdma2_prim(odt) != acc.prim)) {
         return MPI_ERR_TYPE;
     }
+    if (!rdma2_op_valid(op, acc.prim)) {
+        return MPI_ERR_OP;
+    }
     ompi_datatype_type_size(tdt, &tsize);
     ompi_datatype_type_size(acc.prim, &acc.esize);
     n = tsize * (size_t) tcount / acc.esize;
@@ -478,7 +503,8 @@ static bool rdma2_fast_element(mca_osc_rdma2_module_t *module, int target,
 
     if (RDMA2_ACC_ELEMENT != module->acc_mode || NULL == peer || NULL == peer->win_ptr ||
         !ompi_datatype_is_predefined(dt) || (1 != s && 2 != s && 4 != s && 8 != s) ||
-        rdma2_is_pair(dt) || OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
+        rdma2_is_pair(dt) || !rdma2_op_valid(op, dt) ||
+        OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
         return false;
     }
     off = (int64_t) disp * peer->disp_unit;
@@ -603,6 +629,9 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
     int64_t off = (int64_t) target_disp * (NULL != peer ? peer->disp_unit : 0);
     int ret;
 
+    if (!rdma2_cas_type_valid(dt)) {
+        return MPI_ERR_TYPE;
+    }
     /* Fast path: element mode, mapped target, aligned, in range. */
     if (RDMA2_ACC_ELEMENT == acc.module->acc_mode && NULL != peer && NULL != peer->win_ptr &&
         ompi_datatype_is_predefined(dt) && rdma2_element_type(acc.module, dt) && off >= 0 &&

@@ -43,8 +43,8 @@ mca_osc_rdma2_component_t mca_osc_rdma2_component = {
 static int rdma2_register(void)
 {
     /* Above osc rdma (101) and osc sm (100), so default selection picks us
-     * for every window we serve; shared and dynamic windows are declined
-     * (see rdma2_query) and stay with the stock components. */
+     * for every window we serve; shared windows are declined (see
+     * rdma2_query) and stay with osc sm. */
     mca_osc_rdma2_component.priority = 120;
     (void) mca_base_component_var_register(
         &mca_osc_rdma2_component.super.osc_version, "priority",
@@ -58,7 +58,8 @@ static int rdma2_register(void)
     (void) mca_base_component_var_register(
         &mca_osc_rdma2_component.super.osc_version, "max_attach",
         "Most regions one rank may have attached to one dynamic window at a time "
-        "(each costs 224 bytes in that window's state block)",
+        "(each costs 224 bytes in that window's state block); must be the same on "
+        "every process",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
         &mca_osc_rdma2_component.max_attach);
 
@@ -70,6 +71,26 @@ static int rdma2_register(void)
         "UCX's emulation with active messages (used when the probe read works)",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
         &mca_osc_rdma2_component.use_cma);
+
+    mca_osc_rdma2_component.progress_thread = RDMA2_THREAD_AUTO;
+    (void) mca_base_component_var_register(
+        &mca_osc_rdma2_component.super.osc_version, "progress_thread",
+        "Progress thread serving peers that reach this process through UCX's active-message "
+        "emulation (TCP, off-node peers, created and dynamic windows), so that a target "
+        "computing outside MPI does not stall them: 0 never (targets progress only inside "
+        "MPI calls), 1 started by the first window some peer reaches through UCX, "
+        "2 started by the first window",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
+        &mca_osc_rdma2_component.progress_thread);
+
+    mca_osc_rdma2_component.thread_max_sleep = 200;
+    (void) mca_base_component_var_register(
+        &mca_osc_rdma2_component.super.osc_version, "progress_thread_max_sleep",
+        "Longest nap in microseconds of the idle progress thread (it naps 1, 2, 4, ... "
+        "microseconds up to this after finding no work): the latency a target outside "
+        "MPI adds to the first operation after a quiet period, against wake-ups per second",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_GROUP,
+        &mca_osc_rdma2_component.thread_max_sleep);
 
     mca_osc_rdma2_component.verbose = 0;
     (void) mca_base_component_var_register(

@@ -230,7 +230,16 @@ static int rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
                                module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, count),
                                &count, sizeof(count));
         if (OMPI_SUCCESS == ret && count > (uint64_t) mca_osc_rdma2_component.max_attach) {
-            continue;           /* torn read; gen will have moved */
+            ret = rdma2_read_gen(module, peer, &g2);
+            if (OMPI_SUCCESS == ret && g1 != g2) {
+                continue;       /* torn read */
+            }
+            /* Not torn: the target allows more regions than we can hold. */
+            opal_output(0, "osc/rdma2: rank %d has %llu regions attached to a dynamic window, "
+                           "more than osc_rdma2_max_attach (%d) of this process: give every "
+                           "process the same value", peer->rank, (unsigned long long) count,
+                        mca_osc_rdma2_component.max_attach);
+            return OMPI_SUCCESS != ret ? ret : OMPI_ERR_BAD_PARAM;
         }
         if (OMPI_SUCCESS == ret && count > 0) {
             ret = rdma2_state_read(module, peer,

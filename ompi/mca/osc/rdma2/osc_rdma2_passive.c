@@ -4,7 +4,7 @@
  * Passive target: the two-level lock, flush, sync, and the remote atomics
  * on state words they use.
  *
- * Lock words (README-design.md): rank 0's `global` counts lock_all holders
+ * Lock words (docs/ARCHITECTURE.md): rank 0's `global` counts lock_all holders
  * in its high half and processes holding (or acquiring) an exclusive lock
  * in its low half; each target's `lock` word has the RDMA2_LOCK_EXCL bit
  * and a count of shared holders.  lock_all is one fetch-add on `global`;
@@ -330,6 +330,10 @@ int mca_osc_rdma2_flush(int target, struct ompi_win_t *win)
     mca_osc_rdma2_peer_t *peer;
     int ret;
 
+    /* Open MPI 4.1's flush bindings do not check the rank. */
+    if (target < 0 || target >= module->size_comm) {
+        return MPI_ERR_RANK;
+    }
     if (!rdma2_passive_target(module, target)) {
         return OMPI_ERR_RMA_SYNC;
     }

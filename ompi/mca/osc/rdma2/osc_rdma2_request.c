@@ -61,14 +61,17 @@ static void rdma2_request_done(mca_osc_rdma2_request_t *req)
     ompi_request_complete(&req->super, true);
 }
 
+/* Pieces may finish on our progress thread even in a single-threaded
+ * program, so the list takes a real lock (OPAL_THREAD_LOCK would not). */
 static mca_osc_rdma2_request_t *volatile rdma2_done_list = NULL;
+static opal_atomic_lock_t rdma2_done_lock = {.u = {.lock = OPAL_ATOMIC_LOCK_UNLOCKED}};
 
 static void rdma2_request_defer(mca_osc_rdma2_request_t *req)
 {
-    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    opal_atomic_lock(&rdma2_done_lock);
     req->next = rdma2_done_list;
     rdma2_done_list = req;
-    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+    opal_atomic_unlock(&rdma2_done_lock);
 }
 
 int mca_osc_rdma2_request_drain(void)
@@ -79,10 +82,10 @@ int mca_osc_rdma2_request_drain(void)
     if (NULL == rdma2_done_list) {
         return 0;
     }
-    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    opal_atomic_lock(&rdma2_done_lock);
     list = rdma2_done_list;
     rdma2_done_list = NULL;
-    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+    opal_atomic_unlock(&rdma2_done_lock);
     for (; NULL != list; list = next, ++n) {
         next = list->next;
         rdma2_request_done(list);

@@ -20,8 +20,16 @@ int mca_osc_rdma2_progress(void)
     if (!mca_osc_rdma2_component.ucx_ready) {
         return 0;
     }
+    mca_osc_rdma2_thread_note_progress();
     return (int) ucp_worker_progress(mca_osc_rdma2_component.ucp_worker) +
            mca_osc_rdma2_request_drain();
+}
+
+/* Our progress thread calls into the worker too. */
+static bool rdma2_worker_shared(void)
+{
+    return mca_osc_rdma2_component.enable_mpi_threads ||
+           RDMA2_THREAD_NEVER != mca_osc_rdma2_component.progress_thread;
 }
 
 static int rdma2_create_context(void)
@@ -44,7 +52,7 @@ static int rdma2_create_context(void)
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                         UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
     params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
-    params.mt_workers_shared = c->enable_mpi_threads ? 1 : 0;
+    params.mt_workers_shared = rdma2_worker_shared() ? 1 : 0;
     params.estimated_num_eps = ompi_proc_world_size();
     status = ucp_init(&params, config, &c->ucp_context);
     ucp_config_release(config);
@@ -59,13 +67,13 @@ static int rdma2_create_worker(void)
 
     memset(&params, 0, sizeof(params));
     params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-    params.thread_mode = c->enable_mpi_threads ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+    params.thread_mode = rdma2_worker_shared() ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
     if (UCS_OK != ucp_worker_create(c->ucp_context, &params, &c->ucp_worker)) {
         return OMPI_ERROR;
     }
     attr.field_mask = UCP_WORKER_ATTR_FIELD_THREAD_MODE;
     if (UCS_OK != ucp_worker_query(c->ucp_worker, &attr) ||
-        (c->enable_mpi_threads && UCS_THREAD_MODE_MULTI != attr.thread_mode)) {
+        (rdma2_worker_shared() && UCS_THREAD_MODE_MULTI != attr.thread_mode)) {
         ucp_worker_destroy(c->ucp_worker);
         return OMPI_ERROR;
     }
@@ -162,6 +170,7 @@ void mca_osc_rdma2_ucx_fini(void)
     if (!c->ucx_ready) {
         return;
     }
+    mca_osc_rdma2_thread_stop();
     rdma2_close_eps();
     ucp_rkey_buffer_release(c->pstate_rkey);
     ucp_mem_unmap(c->ucp_context, c->pstate_memh);

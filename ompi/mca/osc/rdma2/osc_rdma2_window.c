@@ -460,6 +460,13 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     /* Set before the probe below: peer set-up reads the module through win. */
     win->w_osc_module = &module->super;
     if (OMPI_SUCCESS == ret) ret = rdma2_choose_acc_mode(module);
+    /* Lock mode means some peer reaches us through UCX (the choice is
+     * collective, so every rank of the window starts the thread). */
+    if (OMPI_SUCCESS == ret && mca_osc_rdma2_thread_wanted(RDMA2_ACC_LOCK == module->acc_mode)) {
+        OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+        ret = mca_osc_rdma2_thread_start();
+        OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+    }
     if (OMPI_SUCCESS != ret) {
         win->w_osc_module = NULL;
         rdma2_module_destroy(module);
