@@ -96,6 +96,8 @@ void mca_osc_rdma2_thread_stop(void);
 
 /* Per-window state block (UCX-allocated, one per rank).  Lock words of the
  * two-level lock (see docs/ARCHITECTURE.md); `global` is only used at rank 0. */
+#define RDMA2_FENCE_ROUNDS 32         /* log2 of the largest communicator */
+
 typedef struct mca_osc_rdma2_state_t {
     volatile uint64_t global;       /* high 32 bits: lock_all holders; low: exclusive holders */
     uint64_t pad0[7];
@@ -103,6 +105,7 @@ typedef struct mca_osc_rdma2_state_t {
     uint64_t pad1[7];
     volatile uint64_t complete;     /* PSCW: completes received as a target */
     uint64_t pad2[7];
+    volatile uint64_t fence_round[RDMA2_FENCE_ROUNDS];  /* fence barrier, see osc_rdma2_active.c */
     volatile uint64_t posted[];     /* PSCW: posted[t] = posts received from rank t */
 } mca_osc_rdma2_state_t;
 
@@ -157,6 +160,13 @@ typedef struct mca_osc_rdma2_wire_t {
 } mca_osc_rdma2_wire_t;
 
 /* Lock held by this rank on one target, in this window. */
+/* A group's ranks in the window's communicator, kept while the same group
+ * is used again (PSCW epochs usually repeat their groups). */
+typedef struct rdma2_group_cache_t {
+    ompi_group_t *group;            /* retained */
+    int *ranks;
+} rdma2_group_cache_t;
+
 enum { RDMA2_LOCK_NONE = 0, RDMA2_LOCK_SHARED, RDMA2_LOCK_EXCLUSIVE, RDMA2_LOCK_NOCHECK };
 
 /* One target as seen from this rank, set up on first access. */
@@ -237,8 +247,13 @@ typedef struct mca_osc_rdma2_module_t {
     bool lock_all_nocheck;
     volatile int32_t num_locks;     /* per-target locks held (threads may lock different targets) */
     bool ucx_pending_any;           /* some UCX op not yet flushed */
+    bool posts_pending;             /* state adds posted through UCX since creation */
+
+    uint64_t fence_epoch;           /* fences entered */
 
     /* PSCW */
+    rdma2_group_cache_t post_cache; /* rank translation of the last groups */
+    rdma2_group_cache_t start_cache;
     ompi_group_t *start_group;
     int *start_ranks;               /* ranks (in comm) of the start group */
     int start_count;
@@ -249,6 +264,8 @@ typedef struct mca_osc_rdma2_module_t {
 } mca_osc_rdma2_module_t;
 
 #define RDMA2_MODULE(win) ((mca_osc_rdma2_module_t *) (win)->w_osc_module)
+
+void mca_osc_rdma2_group_cache_clear(rdma2_group_cache_t *cache);
 
 /* ---------------------------------------------------------------------- */
 /* osc_rdma2_ucx.c: UCX context, worker, endpoints, blocking helpers       */
@@ -265,6 +282,7 @@ int mca_osc_rdma2_ucx_flush_ep(ucp_ep_h ep);
 int mca_osc_rdma2_ucx_flush_worker(void);
 int mca_osc_rdma2_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t op, uint64_t value, uint64_t *result,
                              size_t size, uint64_t addr, ucp_rkey_h rkey);
+int mca_osc_rdma2_ucx_atomic_post(ucp_ep_h ep, uint64_t value, uint64_t addr, ucp_rkey_h rkey);
 int mca_osc_rdma2_ucx_cswap(ucp_ep_h ep, uint64_t compare, uint64_t *swap_result, size_t size,
                             uint64_t addr, ucp_rkey_h rkey);
 int mca_osc_rdma2_ucx_mem_map(void *addr, size_t size, bool allocate, ucp_mem_h *memh,
@@ -407,11 +425,14 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
 /* Remote atomics on a peer's state words (direct CPU atomics when mapped). */
 int mca_osc_rdma2_state_fadd(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
                              uint64_t raddr, ucp_rkey_h rkey, uint64_t value, uint64_t *old);
+int mca_osc_rdma2_state_post(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                             volatile uint64_t *local_word,
+                             uint64_t raddr, ucp_rkey_h rkey, uint64_t value);
 int mca_osc_rdma2_state_cswap(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
                               uint64_t raddr, ucp_rkey_h rkey, uint64_t compare, uint64_t swap,
                               uint64_t *old);
 int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer);
-int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_peer_t *peer);
+int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer);
 
 /* ---------------------------------------------------------------------- */
 /* osc_rdma2_active.c                                                      */

@@ -253,7 +253,7 @@ static int rdma2_run_locked(const rdma2_acc_t *acc, uint64_t ra, size_t len, con
                                      (int) len, MPI_BYTE);
             if (OMPI_SUCCESS == ret) ret = rdma2_before_unlock(acc->module, peer);
         }
-        int ret2 = mca_osc_rdma2_acc_unlock(peer);
+        int ret2 = mca_osc_rdma2_acc_unlock(acc->module, peer);
         ret = OMPI_SUCCESS != ret ? ret : ret2;
     }
     if (tmp != stackbuf) free(tmp);
@@ -383,7 +383,7 @@ static int rdma2_lock_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount,
         }
         free(span);
     }
-    ret2 = mca_osc_rdma2_acc_unlock(peer);
+    ret2 = mca_osc_rdma2_acc_unlock(acc->module, peer);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
@@ -615,7 +615,7 @@ static int rdma2_cas_locked(const rdma2_acc_t *acc, uint64_t ra, const void *ori
                                  ra, (int) acc->esize, MPI_BYTE);
         if (OMPI_SUCCESS == ret) ret = rdma2_before_unlock(module, peer);
     }
-    ret2 = mca_osc_rdma2_acc_unlock(peer);
+    ret2 = mca_osc_rdma2_acc_unlock(module, peer);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 

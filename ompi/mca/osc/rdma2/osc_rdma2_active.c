@@ -1,8 +1,8 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Active target: fence (complete our operations, then a barrier on the
- * window's private communicator) and post/start/complete/wait/test.
+ * Active target: fence (complete our operations, then a barrier over
+ * counters in the state blocks) and post/start/complete/wait/test.
  *
  * PSCW uses monotonically increasing counters, no slots and no retries:
  * a target's post adds 1 to posted[target] in each origin's state block;
@@ -22,10 +22,54 @@
 
 #include "osc_rdma2.h"
 
+/* Wait for a counter in our state block that others raise: plain loads
+ * (mapped peers store straight into it), with a progress call every few
+ * dozen for peers that reach us through UCX and for everything else. */
+static void rdma2_wait_ge(volatile uint64_t *word, uint64_t value)
+{
+    int i;
+
+    while (*word < value) {
+        for (i = 0; i < 256 && *word < value; ++i) {
+        }
+        if (*word < value) {
+            opal_progress();
+        }
+    }
+    opal_atomic_rmb();
+}
+
+/* Dissemination barrier: in round k each rank raises round k's counter of
+ * rank + 2^k and waits for its own to reach the number of fences entered.
+ * Only rank - 2^k raises a rank's round-k counter, once per fence, so the
+ * counters never need resetting and a rank already in the next fence can
+ * only make a wait succeed that its own previous increment satisfied.
+ * Direct stores on one node; a UCX add otherwise (ordered after the
+ * flush that precedes it). */
+static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
+{
+    int p = module->size_comm, me = module->my_rank, k, d, ret = OMPI_SUCCESS;
+    uint64_t epoch = ++module->fence_epoch;
+    mca_osc_rdma2_peer_t *peer;
+
+    for (k = 0, d = 1; d < p && OMPI_SUCCESS == ret; ++k, d <<= 1) {
+        ret = mca_osc_rdma2_peer(module, (me + d) % p, &peer);
+        if (OMPI_SUCCESS == ret) {
+            ret = mca_osc_rdma2_state_post(
+                module, peer, NULL != peer->state_ptr ? &peer->state_ptr->fence_round[k] : NULL,
+                peer->state + offsetof(mca_osc_rdma2_state_t, fence_round) + k * sizeof(uint64_t),
+                peer->state_rkey, 1);
+        }
+        if (OMPI_SUCCESS == ret) {
+            rdma2_wait_ge(&module->state->fence_round[k], epoch);
+        }
+    }
+    return ret;
+}
+
 int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
 {
     mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
-    ompi_communicator_t *comm = module->comm;
     int ret = OMPI_SUCCESS;
 
     if (module->lock_all || module->num_locks > 0 || NULL != module->start_group ||
@@ -39,7 +83,7 @@ int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
         ret = mca_osc_rdma2_complete_all(module);
     }
     if (OMPI_SUCCESS == ret) {
-        ret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
+        ret = rdma2_fence_barrier(module);
     }
     opal_atomic_mb();
     /* NOSUCCEED: no epoch follows, so operations until the next
@@ -48,34 +92,54 @@ int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
     return ret;
 }
 
-/* Ranks of `group` in the window's communicator. */
-static int rdma2_group_ranks(mca_osc_rdma2_module_t *module, ompi_group_t *group, int **ranks)
+/* Ranks of `group` in the window's communicator, translated once per
+ * group and kept in `cache` while the same group comes again. */
+static int rdma2_group_ranks(mca_osc_rdma2_module_t *module, rdma2_group_cache_t *cache,
+                             ompi_group_t *group, int **ranks)
 {
     int n = ompi_group_size(group), i, ret;
-    int *in = calloc(n + 1, sizeof(int));
+    int *in, *out;
 
-    *ranks = malloc((n + 1) * sizeof(int));
-    if (NULL == in || NULL == *ranks) {
+    if (cache->group == group) {
+        *ranks = cache->ranks;
+        return OMPI_SUCCESS;
+    }
+    in = calloc(n + 1, sizeof(int));
+    out = malloc((n + 1) * sizeof(int));
+    if (NULL == in || NULL == out) {
         free(in);
-        free(*ranks);
-        *ranks = NULL;
+        free(out);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     for (i = 0; i < n; ++i) {
         in[i] = i;
     }
-    ret = ompi_group_translate_ranks(group, n, in, module->comm->c_local_group, *ranks);
+    ret = ompi_group_translate_ranks(group, n, in, module->comm->c_local_group, out);
     free(in);
     for (i = 0; OMPI_SUCCESS == ret && i < n; ++i) {
-        if (MPI_UNDEFINED == (*ranks)[i]) {
+        if (MPI_UNDEFINED == out[i]) {
             ret = MPI_ERR_GROUP;
         }
     }
     if (OMPI_SUCCESS != ret) {
-        free(*ranks);
-        *ranks = NULL;
+        free(out);
+        return ret;
     }
-    return ret;
+    mca_osc_rdma2_group_cache_clear(cache);
+    OBJ_RETAIN(group);
+    cache->group = group;
+    cache->ranks = *ranks = out;
+    return OMPI_SUCCESS;
+}
+
+void mca_osc_rdma2_group_cache_clear(rdma2_group_cache_t *cache)
+{
+    if (NULL != cache->group) {
+        OBJ_RELEASE(cache->group);
+        free(cache->ranks);
+        cache->group = NULL;
+        cache->ranks = NULL;
+    }
 }
 
 int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t *win)
@@ -87,7 +151,7 @@ int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t
     if (NULL != module->post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = rdma2_group_ranks(module, group, &ranks);
+    ret = rdma2_group_ranks(module, &module->post_cache, group, &ranks);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
@@ -100,14 +164,13 @@ int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t
     for (i = 0; i < n && OMPI_SUCCESS == ret && !(assert & MPI_MODE_NOCHECK); ++i) {
         ret = mca_osc_rdma2_peer(module, ranks[i], &peer);
         if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_state_fadd(
-                peer, NULL != peer->state_ptr ? &peer->state_ptr->posted[module->my_rank] : NULL,
+            ret = mca_osc_rdma2_state_post(
+                module, peer, NULL != peer->state_ptr ? &peer->state_ptr->posted[module->my_rank] : NULL,
                 peer->state + offsetof(mca_osc_rdma2_state_t, posted) +
                     module->my_rank * sizeof(uint64_t),
-                peer->state_rkey, 1, NULL);
+                peer->state_rkey, 1);
         }
     }
-    free(ranks);
     return ret;
 }
 
@@ -120,7 +183,7 @@ int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_
     if (NULL != module->start_group || module->lock_all || module->num_locks > 0) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = rdma2_group_ranks(module, group, &ranks);
+    ret = rdma2_group_ranks(module, &module->start_cache, group, &ranks);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
@@ -132,15 +195,11 @@ int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_
         }
         if (!(assert & MPI_MODE_NOCHECK)) {
             /* posted[] is written by the targets into our own state block. */
-            while (module->state->posted[ranks[i]] <= peer->starts) {
-                opal_progress();
-            }
-            peer->starts++;
+            rdma2_wait_ge(&module->state->posted[ranks[i]], ++peer->starts);
         }
         peer->starts_open = true;
     }
     if (OMPI_SUCCESS != ret) {
-        free(ranks);
         return ret;
     }
     opal_atomic_rmb();
@@ -163,14 +222,13 @@ int mca_osc_rdma2_complete(struct ompi_win_t *win)
     for (i = 0; i < module->start_count; ++i) {
         mca_osc_rdma2_peer_t *peer = module->peers[module->start_ranks[i]];
         peer->starts_open = false;
-        ret2 = mca_osc_rdma2_state_fadd(peer, NULL != peer->state_ptr ? &peer->state_ptr->complete
+        ret2 = mca_osc_rdma2_state_post(module, peer, NULL != peer->state_ptr ? &peer->state_ptr->complete
                                                                       : NULL,
                                         peer->state + offsetof(mca_osc_rdma2_state_t, complete),
-                                        peer->state_rkey, 1, NULL);
+                                        peer->state_rkey, 1);
         ret = OMPI_SUCCESS != ret ? ret : ret2;
     }
-    free(module->start_ranks);
-    module->start_ranks = NULL;
+    module->start_ranks = NULL;     /* owned by start_cache */
     module->start_count = 0;
     OBJ_RELEASE(module->start_group);
     module->start_group = NULL;
@@ -196,9 +254,7 @@ int mca_osc_rdma2_wait(struct ompi_win_t *win)
     if (NULL == module->post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    while (!rdma2_exposure_done(module)) {
-        opal_progress();
-    }
+    rdma2_wait_ge(&module->state->complete, module->complete_expected);
     rdma2_exposure_end(module);
     return OMPI_SUCCESS;
 }

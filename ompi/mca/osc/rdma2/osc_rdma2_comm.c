@@ -112,6 +112,17 @@ bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer)
 }
 
 /* One contiguous piece. */
+/* Only a self target can overlap the origin buffer; memcpy is faster
+ * than memmove's direction check for everything else. */
+static inline void rdma2_copy(void *dst, const void *src, size_t len)
+{
+    if ((const char *) src + len <= (char *) dst || (char *) dst + len <= (const char *) src) {
+        memcpy(dst, src, len);
+    } else {
+        memmove(dst, src, len);
+    }
+}
+
 static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
                        mca_osc_rdma2_request_t *req, char *local, uint64_t raddr, size_t len)
 {
@@ -123,11 +134,10 @@ static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *pee
     }
     if (NULL != peer->win_ptr) {
         char *remote = peer->win_ptr + (raddr - peer->base);
-        /* memmove: a self target may overlap the origin buffer. */
         if (is_put) {
-            memmove(remote, local, len);
+            rdma2_copy(remote, local, len);
         } else {
-            memmove(local, remote, len);
+            rdma2_copy(local, remote, len);
         }
         return OMPI_SUCCESS;
     }
@@ -312,7 +322,7 @@ int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_dat
     char *p = rdma2_fast_target(RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
                                 target_count, target_disp, &len);
     if (NULL != p) {
-        memmove(p, origin_addr, len);
+        rdma2_copy(p, origin_addr, len);
         return OMPI_SUCCESS;
     }
     return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, true, (void *) origin_addr, origin_count,
@@ -327,7 +337,7 @@ int mca_osc_rdma2_get(void *origin_addr, int origin_count, struct ompi_datatype_
     char *p = rdma2_fast_target(RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
                                 target_count, target_disp, &len);
     if (NULL != p) {
-        memmove(origin_addr, p, len);
+        rdma2_copy(origin_addr, p, len);
         return OMPI_SUCCESS;
     }
     return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, false, origin_addr, origin_count,

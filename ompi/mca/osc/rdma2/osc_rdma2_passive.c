@@ -40,6 +40,22 @@ int mca_osc_rdma2_state_fadd(mca_osc_rdma2_peer_t *peer, volatile uint64_t *loca
     return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, value, old, 8, raddr, rkey);
 }
 
+/* Adds whose answer nobody needs (lock releases, PSCW notifications) are
+ * not waited for at the target; the caller orders what came before. */
+int mca_osc_rdma2_state_post(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                             volatile uint64_t *local_word, uint64_t raddr, ucp_rkey_h rkey,
+                             uint64_t value)
+{
+    if (NULL != local_word) {
+        (void) __atomic_fetch_add(local_word, value, __ATOMIC_RELEASE);
+        return OMPI_SUCCESS;
+    }
+    /* Not complete at the target yet: MPI_Win_free waits for it, or it
+     * could land on freed memory.  Flushes need not (no answer is due). */
+    module->posts_pending = true;
+    return mca_osc_rdma2_ucx_atomic_post(peer->ep, value, raddr, rkey);
+}
+
 int mca_osc_rdma2_state_cswap(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
                               uint64_t raddr, ucp_rkey_h rkey, uint64_t compare, uint64_t swap,
                               uint64_t *old)
@@ -59,6 +75,11 @@ int mca_osc_rdma2_state_cswap(mca_osc_rdma2_peer_t *peer, volatile uint64_t *loc
     mca_osc_rdma2_state_fadd((peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
                                                                : NULL,                \
                              RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value), (old))
+
+#define RDMA2_POST(module, peer, field, value)                                       \
+    mca_osc_rdma2_state_post((module), (peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
+                                                                  : NULL,              \
+                                RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value))
 
 #define RDMA2_CSWAP(peer, field, compare, swap, old)                                  \
     mca_osc_rdma2_state_cswap((peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
@@ -82,8 +103,9 @@ static void rdma2_backoff(int *spins)
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
     (void) module;
-    /* Direct stores are ordered before the atomic release that follows. */
-    opal_atomic_mb();
+    /* Direct stores are ordered before the atomic release that follows
+     * (a full fence is not needed: direct gets are done loads). */
+    opal_atomic_wmb();
     if (!peer->ucx_pending) {
         return OMPI_SUCCESS;
     }
@@ -150,7 +172,7 @@ static int rdma2_global_release(mca_osc_rdma2_module_t *module, uint64_t mine)
 {
     mca_osc_rdma2_peer_t *root;
     int ret = mca_osc_rdma2_peer(module, 0, &root);
-    return OMPI_SUCCESS == ret ? RDMA2_FADD(root, global, -mine, NULL) : ret;
+    return OMPI_SUCCESS == ret ? RDMA2_POST(module, root, global, -mine) : ret;
 }
 
 static int rdma2_lock_exclusive(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
@@ -238,10 +260,10 @@ int mca_osc_rdma2_unlock(int target, struct ompi_win_t *win)
         return ret;
     }
     if (RDMA2_LOCK_SHARED == type) {
-        return RDMA2_FADD(peer, lock, -1, NULL);
+        return RDMA2_POST(module, peer, lock, -1);
     }
     if (RDMA2_LOCK_EXCLUSIVE == type) {
-        ret = RDMA2_FADD(peer, lock, -RDMA2_LOCK_EXCL, NULL);
+        ret = RDMA2_POST(module, peer, lock, -RDMA2_LOCK_EXCL);
         if (OMPI_SUCCESS == ret) {
             ret = rdma2_global_release(module, 1);
         }
@@ -308,11 +330,11 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
     }
 }
 
-int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_peer_t *peer)
+int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
-    return mca_osc_rdma2_state_fadd(peer, NULL != peer->pstate_ptr ? &peer->pstate_ptr->acc_lock
-                                                                   : NULL,
-                                    peer->pstate, peer->pstate_rkey, -1, NULL);
+    return mca_osc_rdma2_state_post(module, peer, NULL != peer->pstate_ptr
+                                                 ? &peer->pstate_ptr->acc_lock : NULL,
+                                       peer->pstate, peer->pstate_rkey, -1);
 }
 
 /* ---------------------------------------------------------------------- */

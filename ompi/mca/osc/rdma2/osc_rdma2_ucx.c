@@ -337,6 +337,22 @@ int mca_osc_rdma2_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t op, uint64_t value, ui
     return ret;
 }
 
+/* Non-fetching 8-byte add, waited for only until it has left (its
+ * buffer is free): lock releases need no answer from the target, and
+ * leaving now keeps them from sitting in our send queue while this
+ * process computes outside MPI.  Operations issued before it are ordered
+ * by the caller (a worker fence or a flush). */
+int mca_osc_rdma2_ucx_atomic_post(ucp_ep_h ep, uint64_t value, uint64_t addr, ucp_rkey_h rkey)
+{
+    ucp_request_param_t param;
+
+    memset(&param, 0, sizeof(param));
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+    param.datatype = rdma2_amo_dt(8);
+    return mca_osc_rdma2_ucx_wait(ucp_atomic_op_nbx(ep, UCP_ATOMIC_OP_ADD, &value, 1, addr, rkey,
+                                                    &param));
+}
+
 /* Compare-and-swap: UCX takes the compare value in `buffer` and the swap
  * value in the reply buffer, which returns the old value. */
 int mca_osc_rdma2_ucx_cswap(ucp_ep_h ep, uint64_t compare, uint64_t *swap_result, size_t size,

@@ -411,6 +411,8 @@ static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
     }
     free(module->blob);
     free(module->blob_disps);
+    mca_osc_rdma2_group_cache_clear(&module->post_cache);
+    mca_osc_rdma2_group_cache_clear(&module->start_cache);
     if (NULL != module->comm) {
         ompi_comm_free(&module->comm);
     }
@@ -495,6 +497,9 @@ int mca_osc_rdma2_free(struct ompi_win_t *win)
         return OMPI_ERR_RMA_SYNC;
     }
     ret = mca_osc_rdma2_complete_all(module);
+    if (OMPI_SUCCESS == ret && module->posts_pending) {
+        ret = mca_osc_rdma2_ucx_flush_worker();
+    }
     /* Nobody may touch our memory or state after we unmap it. */
     if (OMPI_SUCCESS == ret) {
         ret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);

@@ -1,0 +1,656 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * One-sided benchmarks.  One run measures whichever osc component the
+ * mpirun's `--mca osc` list leaves selectable; bench/run rdma2 runs this
+ * program once per component (ours and each stock one) and compares.  The
+ * list names only the component wanted (rdma2 with `rdma2,sm`: sm declines
+ * MPI_Win_allocate windows), so if that component can not serve the window,
+ * window creation fails and the run reports an error instead of silently
+ * measuring another component.  Every metric also checks the data it moved,
+ * so a component that is fast because it is wrong does not get a number.
+ *
+ *   rdma2_bench allocate|shared METRIC... | all      (exactly 2 ranks)
+ *
+ * allocate: one MPI_Win_allocate window; shared: MPI_Win_allocate_shared
+ * (osc sm serves only those).  Rank 0 is the origin, rank 1 the target, and
+ * operations move one int64 (8 bytes) unless said otherwise.  "Epoch" below
+ * means a passive epoch opened before the timed loop and closed after it
+ * (untimed): MPI_Win_lock(MPI_LOCK_SHARED, 1) on rank 0.
+ *
+ *   put_lock      MPI_Win_lock(SHARED) + MPI_Put + MPI_Win_unlock, each time
+ *                 (shared lock, as in the OSU benchmarks)
+ *   put_flush     MPI_Put + MPI_Win_flush, in an epoch
+ *   put_fence     fence ping-pong (OSU): rank 0 puts, fence, fence; rank 1
+ *                 fence, puts, fence.  Time per put, i.e. per fence
+ *   put_pscw      PSCW ping-pong (OSU): start, put, complete, post, wait on
+ *                 rank 0 mirrored by rank 1.  Time per access epoch
+ *   put_lock_all  MPI_Win_lock_all + MPI_Put + MPI_Win_unlock_all, each time
+ *   get_lock      MPI_Win_lock(SHARED) + MPI_Get + MPI_Win_unlock, each time
+ *   get_flush     MPI_Get + MPI_Win_flush, in an epoch
+ *   acc_lock      MPI_Accumulate (MPI_INT64_T, MPI_SUM) + MPI_Win_flush, in an
+ *                 epoch: the latency of one completed atomic update (the lock
+ *                 is not taken per operation; put_lock measures that)
+ *   fop_flush     MPI_Fetch_and_op (MPI_INT64_T, MPI_SUM) + MPI_Win_flush, in
+ *                 an epoch
+ *   cas_flush     MPI_Compare_and_swap (MPI_INT64_T) + MPI_Win_flush, in an
+ *                 epoch
+ *       (µs per operation, median of REPS repetitions of at least
+ *        REP_SECONDS each, the slower rank's time; fewer, at least MIN_REPS,
+ *        if the metric has taken METRIC_SECONDS)
+ *   put_bw_64KiB  16 MPI_Puts of 64 KiB to distinct target offsets, then
+ *   get_bw_64KiB  MPI_Win_flush, in an epoch (MB/s, 10^6 bytes)
+ *   win_create_allocate  MPI_Win_allocate (or _shared) of 8 bytes +
+ *                 MPI_Win_free, both ranks (µs per pair)
+ *   passive_lock_ms  rank 1 times MPI_Win_lock(EXCLUSIVE, 0) + MPI_Put +
+ *                 MPI_Win_unlock while rank 0 computes for one second
+ *                 without calling MPI (ms, median of PASSIVE_REPS); an
+ *                 implementation that needs the target to progress takes
+ *                 until the computation ends.  Rank 1 waits PASSIVE_DELAY
+ *                 first, and a repetition where its lock still began before
+ *                 rank 0 computed is redone.
+ *
+ * Output (rank 0): "BEGIN <metric>" before a metric starts, so that the
+ * driver knows which metric a crash or a hang hit; then either
+ * "RESULT <metric> <unit> <median>" or "FAILED <metric> <why>" (wrong data,
+ * or no valid repetition); "NOTE <metric> <text>" adds context.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define REPS 15
+#define MIN_REPS 5
+#define PASSIVE_REPS 5
+#define REP_SECONDS 0.01          /* long enough for a timer, short enough for 5 components */
+#define METRIC_SECONDS 2.5        /* wall-time budget per metric: no repetition starts after
+                                   * it once MIN_REPS are done (a loaded machine stalls
+                                   * implementations that need the peer to run for seconds) */
+#define PASSIVE_COMPUTE 1.0       /* seconds rank 0 computes outside MPI */
+#define PASSIVE_DELAY 0.1         /* rank 1 waits this long, so rank 0 is surely computing */
+#define BW_BYTES 65536
+#define BW_WINDOW 16              /* operations in flight per flush */
+
+/* Layout of every rank's window.  Each word has one writer and one
+ * checked invariant, so the metrics can run in any order or subset. */
+#define OFF_PUT 0                 /* the peer's puts: holds the peer's `seq` */
+#define OFF_GET 8                 /* constant getval(owner), read by gets */
+#define OFF_ACC 16                /* rank 1's: +1 per accumulate/fetch_and_op of rank 0 */
+#define OFF_CAS 24                /* rank 1's: incremented by rank 0's compare_and_swaps */
+#define OFF_BWPUT 4096            /* the peer's bandwidth puts: put_pat */
+#define OFF_BWGET (OFF_BWPUT + BW_WINDOW * BW_BYTES)   /* constant get_pat(owner) */
+#define WIN_BYTES (OFF_BWGET + BW_WINDOW * BW_BYTES)
+
+static int rank, peer, shared;
+static MPI_Win win;
+static unsigned char *base;       /* this rank's window memory */
+static MPI_Group peer_group;
+static int64_t seq;               /* last value this rank put into the peer's OFF_PUT */
+static int64_t adds;              /* rank 0: +1s applied to rank 1's OFF_ACC */
+static int64_t casv;              /* rank 0: value of rank 1's OFF_CAS */
+static long bad;                  /* wrong results this rank saw in the current metric */
+static double metric_start;       /* MPI_Wtime() when the current metric began */
+static double elapsed;            /* since then, the later rank's, as of the last repetition */
+static const int64_t one = 1;
+static unsigned char *bwsrc, *bwdst;
+
+typedef struct {
+    const char *name, *unit;
+    void (*setup)(void);          /* before each timed repetition, untimed */
+    void (*loop)(long n);         /* n iterations, timed */
+    void (*teardown)(void);       /* after each repetition, untimed */
+    void (*check)(void);          /* once at the end (collective): counts into `bad` */
+    int ops;                      /* operations per iteration (2 for ping-pongs) */
+} metric_t;
+
+static int64_t getval(int r)
+{
+    return INT64_C(0x0123456789abcdef) ^ r;
+}
+
+static unsigned char put_pat(long j)
+{
+    return (unsigned char) (j * 7 + 3);
+}
+
+static unsigned char get_pat(int r, long w, long j)
+{
+    return (unsigned char) (j * 13 + w * 29 + r * 101 + 1);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Local access to our own window memory inside a lock epoch on ourselves,
+ * which is correct in the separate memory model too (osc pt2pt). */
+static int64_t read_own(MPI_Aint off)
+{
+    int64_t v;
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
+    memcpy(&v, base + off, sizeof(v));
+    MPI_Win_unlock(rank, win);
+    return v;
+}
+
+/* ---- the loops (origin-only ones return at once on rank 1, which waits
+ * in the next collective and so progresses implementations that need it) */
+
+static void lock_peer(void)
+{
+    if (0 == rank) {
+        MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+    }
+}
+
+static void unlock_peer(void)
+{
+    if (0 == rank) {
+        MPI_Win_unlock(1, win);
+    }
+}
+
+static void put_lock(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        ++seq;
+        MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+        MPI_Put(&seq, 1, MPI_INT64_T, 1, OFF_PUT, 1, MPI_INT64_T, win);
+        MPI_Win_unlock(1, win);
+    }
+}
+
+static void put_flush(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        ++seq;
+        MPI_Put(&seq, 1, MPI_INT64_T, 1, OFF_PUT, 1, MPI_INT64_T, win);
+        MPI_Win_flush(1, win);
+    }
+}
+
+static void fence_open(void)
+{
+    MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
+}
+
+static void fence_close(void)
+{
+    /* closes the fence epochs, so that the lock epochs of the checks and
+     * of later metrics are allowed */
+    MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+}
+
+static void put_fence(long n)
+{
+    for (long i = 0; i < n; ++i) {
+        if (0 == rank) {
+            ++seq;
+            MPI_Put(&seq, 1, MPI_INT64_T, peer, OFF_PUT, 1, MPI_INT64_T, win);
+            MPI_Win_fence(0, win);
+            MPI_Win_fence(0, win);
+        } else {
+            MPI_Win_fence(0, win);
+            ++seq;
+            MPI_Put(&seq, 1, MPI_INT64_T, peer, OFF_PUT, 1, MPI_INT64_T, win);
+            MPI_Win_fence(0, win);
+        }
+    }
+}
+
+static void put_pscw(long n)
+{
+    for (long i = 0; i < n; ++i) {
+        if (0 == rank) {
+            MPI_Win_start(peer_group, 0, win);
+            ++seq;
+            MPI_Put(&seq, 1, MPI_INT64_T, peer, OFF_PUT, 1, MPI_INT64_T, win);
+            MPI_Win_complete(win);
+            MPI_Win_post(peer_group, 0, win);
+            MPI_Win_wait(win);
+        } else {
+            MPI_Win_post(peer_group, 0, win);
+            MPI_Win_wait(win);
+            MPI_Win_start(peer_group, 0, win);
+            ++seq;
+            MPI_Put(&seq, 1, MPI_INT64_T, peer, OFF_PUT, 1, MPI_INT64_T, win);
+            MPI_Win_complete(win);
+        }
+    }
+}
+
+static void put_lock_all(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        ++seq;
+        MPI_Win_lock_all(0, win);
+        MPI_Put(&seq, 1, MPI_INT64_T, 1, OFF_PUT, 1, MPI_INT64_T, win);
+        MPI_Win_unlock_all(win);
+    }
+}
+
+static void get_lock(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        int64_t got = 0;
+        MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+        MPI_Get(&got, 1, MPI_INT64_T, 1, OFF_GET, 1, MPI_INT64_T, win);
+        MPI_Win_unlock(1, win);
+        bad += got != getval(1);
+    }
+}
+
+static void get_flush(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        int64_t got = 0;
+        MPI_Get(&got, 1, MPI_INT64_T, 1, OFF_GET, 1, MPI_INT64_T, win);
+        MPI_Win_flush(1, win);
+        bad += got != getval(1);
+    }
+}
+
+static void acc_lock(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        MPI_Accumulate(&one, 1, MPI_INT64_T, 1, OFF_ACC, 1, MPI_INT64_T, MPI_SUM, win);
+        MPI_Win_flush(1, win);
+        ++adds;
+    }
+}
+
+static void fop_flush(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        int64_t old = -1;
+        MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 1, OFF_ACC, MPI_SUM, win);
+        MPI_Win_flush(1, win);
+        bad += old != adds++;
+    }
+}
+
+static void cas_flush(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        int64_t cmp = casv, next = casv + 1, old = -1;
+        MPI_Compare_and_swap(&next, &cmp, &old, MPI_INT64_T, 1, OFF_CAS, win);
+        MPI_Win_flush(1, win);
+        bad += old != casv++;
+    }
+}
+
+static void put_bw(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        for (long w = 0; w < BW_WINDOW; ++w) {
+            MPI_Put(bwsrc, BW_BYTES, MPI_BYTE, 1, OFF_BWPUT + w * BW_BYTES, BW_BYTES, MPI_BYTE, win);
+        }
+        MPI_Win_flush(1, win);
+    }
+}
+
+static void get_bw_setup(void)
+{
+    if (0 == rank) {
+        memset(bwdst, 0, (size_t) BW_WINDOW * BW_BYTES);  /* so the check sees fresh data */
+    }
+    lock_peer();
+}
+
+static void get_bw(long n)
+{
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        for (long w = 0; w < BW_WINDOW; ++w) {
+            MPI_Get(bwdst + w * BW_BYTES, BW_BYTES, MPI_BYTE, 1, OFF_BWGET + w * BW_BYTES, BW_BYTES,
+                    MPI_BYTE, win);
+        }
+        MPI_Win_flush(1, win);
+    }
+}
+
+static void get_bw_teardown(void)
+{
+    unlock_peer();
+    for (long w = 0; 0 == rank && w < BW_WINDOW; ++w) {
+        for (long j = 0; j < BW_BYTES; ++j) {
+            if (bwdst[w * BW_BYTES + j] != get_pat(1, w, j)) {
+                ++bad;
+                break;
+            }
+        }
+    }
+}
+
+static void win_create(long n)
+{
+    for (long i = 0; i < n; ++i) {
+        void *p;
+        MPI_Win w;
+        if (shared) {
+            MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &p, &w);
+        } else {
+            MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &p, &w);
+        }
+        bad += NULL == p;
+        MPI_Win_free(&w);
+    }
+}
+
+/* ---- checks (collective) */
+
+static void check_put(void)
+{
+    int64_t peer_seq;
+    MPI_Sendrecv(&seq, 1, MPI_INT64_T, peer, 0, &peer_seq, 1, MPI_INT64_T, peer, 0,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    bad += read_own(OFF_PUT) != peer_seq;
+}
+
+static void check_word(MPI_Aint off, int64_t expect)
+{
+    MPI_Bcast(&expect, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (1 == rank) {
+        bad += read_own(off) != expect;
+    }
+}
+
+static void check_acc(void)
+{
+    check_word(OFF_ACC, adds);
+}
+
+static void check_cas(void)
+{
+    check_word(OFF_CAS, casv);
+}
+
+static void check_bw_put(void)
+{
+    if (1 == rank) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
+        for (long w = 0; w < BW_WINDOW; ++w) {
+            for (long j = 0; j < BW_BYTES; ++j) {
+                if (base[OFF_BWPUT + w * BW_BYTES + j] != put_pat(j)) {
+                    ++bad;
+                    break;
+                }
+            }
+        }
+        MPI_Win_unlock(rank, win);
+    }
+}
+
+/* ---- timing */
+
+/* One repetition of n iterations: the slower rank's seconds (for
+ * origin-only loops, rank 0's: rank 1 returns at once).  Also sets
+ * `elapsed`, the same on both ranks. */
+static double timed(const metric_t *m, long n)
+{
+    double t0, mine[2], worst[2];
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (m->setup) {
+        m->setup();
+    }
+    t0 = MPI_Wtime();
+    m->loop(n);
+    mine[0] = MPI_Wtime() - t0;
+    if (m->teardown) {
+        m->teardown();
+    }
+    mine[1] = MPI_Wtime() - metric_start;
+    MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    elapsed = worst[1];
+    return worst[0];
+}
+
+/* Iterations for a repetition of about REP_SECONDS.  Both ranks compute
+ * the same n from the same allreduced time, so the collective loops
+ * (fence, PSCW, window creation) stay matched. */
+static long calibrate(const metric_t *m)
+{
+    long n = 4;
+    double t = timed(m, n);
+    while (t < REP_SECONDS / 16 && n < (1L << 30)) {
+        n *= 8;
+        t = timed(m, n);
+    }
+    double want = n * REP_SECONDS / (t > 0 ? t : 1e-9);
+    return want < 2 ? 2 : (long) want;
+}
+
+/* Collective: the median, unless some rank saw wrong data or `why`. */
+static void report(const char *name, const char *unit, double value, const char *why)
+{
+    long allbad;
+    MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (0 != rank) {
+        return;
+    }
+    if (allbad) {
+        printf("FAILED %s wrong data in %ld operations or checks\n", name, allbad);
+    } else if (why) {
+        printf("FAILED %s %s\n", name, why);
+    } else {
+        printf("RESULT %s %s %.6g\n", name, unit, value);
+    }
+    fflush(stdout);
+}
+
+static void run(const metric_t *m)
+{
+    double v[REPS];
+    int reps = 0;
+    metric_start = MPI_Wtime();
+    timed(m, 4);                  /* warm-up: first accesses set up peer state */
+    long n = calibrate(m);
+    /* `elapsed` is allreduced, so both ranks stop after the same repetition
+     * and the collective loops stay matched */
+    while (reps < REPS && (reps < MIN_REPS || elapsed < METRIC_SECONDS)) {
+        double t = timed(m, n);
+        if (0 == strcmp(m->unit, "MB/s")) {
+            v[reps++] = (double) n * BW_WINDOW * BW_BYTES / t / 1e6;
+        } else {
+            v[reps++] = t / ((double) n * m->ops) * 1e6;
+        }
+    }
+    if (m->check) {
+        m->check();
+    }
+    if (0 == rank && reps < REPS) {
+        printf("NOTE %s median of %d repetitions (of %d): its %.1f s budget was spent\n", m->name,
+               reps, REPS, METRIC_SECONDS);
+    }
+    report(m->name, m->unit, median(v, reps), NULL);
+}
+
+static void spin_until(double end)
+{
+    volatile double x = 1.0;
+    while (now() < end) {
+        for (int k = 0; k < 1000; ++k) {
+            x = x * 1.0000001 + 1e-9;
+        }
+    }
+}
+
+/* Rank 1 locks rank 0 while rank 0 computes without calling MPI.  Clocks
+ * are CLOCK_MONOTONIC on one node, so the ranks' intervals compare.  A
+ * repetition counts only if the lock began after the computation did (on
+ * a loaded machine rank 0 may leave the barrier late, and a target still
+ * in MPI would make any implementation look passive); others are redone,
+ * up to PASSIVE_TRIES in all. */
+#define PASSIVE_TRIES (3 * PASSIVE_REPS)
+static void passive(void)
+{
+    double ms[PASSIVE_REPS];
+    int reps = 0, tries = 0, waited = 0;
+
+    if (1 == rank) {              /* warm-up while rank 0 is in MPI */
+        ++seq;
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        MPI_Put(&seq, 1, MPI_INT64_T, 0, OFF_PUT, 1, MPI_INT64_T, win);
+        MPI_Win_unlock(0, win);
+    }
+    while (reps < PASSIVE_REPS && tries++ < PASSIVE_TRIES) {
+        double mine[2], theirs[2];   /* rank 0: computation; rank 1: lock..unlock */
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (0 == rank) {
+            mine[0] = now();
+            spin_until(mine[0] + PASSIVE_COMPUTE);
+            mine[1] = now();
+        } else {
+            struct timespec d = { 0, (long) (PASSIVE_DELAY * 1e9) };
+            nanosleep(&d, NULL);
+            ++seq;
+            mine[0] = now();
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+            MPI_Put(&seq, 1, MPI_INT64_T, 0, OFF_PUT, 1, MPI_INT64_T, win);
+            MPI_Win_unlock(0, win);
+            mine[1] = now();
+        }
+        MPI_Sendrecv(mine, 2, MPI_DOUBLE, peer, 0, theirs, 2, MPI_DOUBLE, peer, 0,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        const double *compute = 0 == rank ? mine : theirs, *lock = 0 == rank ? theirs : mine;
+        if (lock[0] < compute[0]) {
+            continue;             /* both ranks see the same times, so agree */
+        }
+        ms[reps++] = (lock[1] - lock[0]) * 1e3;
+        waited += lock[1] > compute[1];
+    }
+    check_put();
+    if (0 == rank && waited) {
+        printf("NOTE passive_lock_ms %d of %d unlocks returned only after the target stopped "
+               "computing\n", waited, reps);
+    }
+    if (0 == rank && tries > reps) {
+        printf("NOTE passive_lock_ms %d of %d repetitions redone: the lock began before the target "
+               "was computing (loaded machine)\n", tries - reps, tries);
+    }
+    report("passive_lock_ms", "ms", reps ? median(ms, reps) : 0,
+           reps ? NULL : "no repetition where the target was computing when the lock began");
+}
+
+static const metric_t metrics[] = {
+    { "put_lock", "us", NULL, put_lock, NULL, check_put, 1 },
+    { "put_flush", "us", lock_peer, put_flush, unlock_peer, check_put, 1 },
+    { "put_fence", "us", fence_open, put_fence, fence_close, check_put, 2 },
+    { "put_pscw", "us", NULL, put_pscw, NULL, check_put, 2 },
+    { "put_lock_all", "us", NULL, put_lock_all, NULL, check_put, 1 },
+    { "get_lock", "us", NULL, get_lock, NULL, NULL, 1 },
+    { "get_flush", "us", lock_peer, get_flush, unlock_peer, NULL, 1 },
+    { "acc_lock", "us", lock_peer, acc_lock, unlock_peer, check_acc, 1 },
+    { "fop_flush", "us", lock_peer, fop_flush, unlock_peer, check_acc, 1 },
+    { "cas_flush", "us", lock_peer, cas_flush, unlock_peer, check_cas, 1 },
+    { "put_bw_64KiB", "MB/s", lock_peer, put_bw, unlock_peer, check_bw_put, 1 },
+    { "get_bw_64KiB", "MB/s", get_bw_setup, get_bw, get_bw_teardown, NULL, 1 },
+    { "win_create_allocate", "us", NULL, win_create, NULL, NULL, 1 },
+    { "passive_lock_ms", "ms", NULL, NULL, NULL, NULL, 1 },   /* passive() */
+};
+#define NMETRICS ((int) (sizeof(metrics) / sizeof(metrics[0])))
+
+static void make_window(void)
+{
+    MPI_Group world;
+    if (shared) {
+        MPI_Win_allocate_shared(WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    } else {
+        MPI_Win_allocate(WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    }
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
+    memset(base, 0, OFF_BWGET);
+    int64_t v = getval(rank);
+    memcpy(base + OFF_GET, &v, sizeof(v));
+    for (long w = 0; w < BW_WINDOW; ++w) {
+        for (long j = 0; j < BW_BYTES; ++j) {
+            base[OFF_BWGET + w * BW_BYTES + j] = get_pat(rank, w, j);
+        }
+    }
+    MPI_Win_unlock(rank, win);
+    MPI_Barrier(MPI_COMM_WORLD);
+
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, 1, &peer, &peer_group);
+    MPI_Group_free(&world);
+    bwsrc = malloc(BW_BYTES);
+    bwdst = malloc((size_t) BW_WINDOW * BW_BYTES);
+    for (long j = 0; j < BW_BYTES; ++j) {
+        bwsrc[j] = put_pat(j);
+    }
+}
+
+static const metric_t *find(const char *name)
+{
+    for (int i = 0; i < NMETRICS; ++i) {
+        if (0 == strcmp(metrics[i].name, name)) {
+            return &metrics[i];
+        }
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    int size, ok = argc >= 3;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    peer = 1 - rank;
+    ok = ok && 2 == size && (0 == strcmp(argv[1], "allocate") || 0 == strcmp(argv[1], "shared"));
+    for (int i = 2; ok && i < argc; ++i) {
+        ok = 0 == strcmp(argv[i], "all") || NULL != find(argv[i]);
+    }
+    if (!ok) {
+        if (0 == rank) {
+            fprintf(stderr, "usage: mpirun -np 2 rdma2_bench allocate|shared METRIC...|all\n");
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    shared = 0 == strcmp(argv[1], "shared");
+    make_window();
+
+    for (int i = 2; i < argc; ++i) {
+        for (int k = 0; k < NMETRICS; ++k) {
+            const metric_t *m = &metrics[k];
+            if (strcmp(argv[i], "all") && strcmp(argv[i], m->name)) {
+                continue;
+            }
+            if (0 == rank) {
+                printf("BEGIN %s\n", m->name);
+                fflush(stdout);
+            }
+            bad = 0;
+            if (m->loop) {
+                run(m);
+            } else {
+                passive();
+            }
+        }
+    }
+
+    MPI_Group_free(&peer_group);
+    MPI_Win_free(&win);
+    free(bwsrc);
+    free(bwdst);
+    MPI_Finalize();
+    return 0;
+}
