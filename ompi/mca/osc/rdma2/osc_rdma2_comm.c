@@ -314,32 +314,40 @@ static char *rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
     return peer->win_ptr + off;
 }
 
-int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
-                      int target, ptrdiff_t target_disp, int target_count,
-                      struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
+/* Same-type contiguous access to a mapped target: one copy; anything
+ * else goes through the general path. */
+static inline int rdma2_put_get(bool is_put, void *origin_addr, int origin_count,
+                                struct ompi_datatype_t *origin_dt, int target,
+                                ptrdiff_t target_disp, int target_count,
+                                struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
     size_t len;
     char *p = rdma2_fast_target(RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
                                 target_count, target_disp, &len);
     if (NULL != p) {
-        rdma2_copy(p, origin_addr, len);
+        if (is_put) {
+            rdma2_copy(p, origin_addr, len);
+        } else {
+            rdma2_copy(origin_addr, p, len);
+        }
         return OMPI_SUCCESS;
     }
-    return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, true, (void *) origin_addr, origin_count,
+    return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, is_put, origin_addr, origin_count,
                               origin_dt, target, target_disp, target_count, target_dt);
+}
+
+int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                      int target, ptrdiff_t target_disp, int target_count,
+                      struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
+{
+    return rdma2_put_get(true, (void *) origin_addr, origin_count, origin_dt, target, target_disp,
+                         target_count, target_dt, win);
 }
 
 int mca_osc_rdma2_get(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
-    size_t len;
-    char *p = rdma2_fast_target(RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
-                                target_count, target_disp, &len);
-    if (NULL != p) {
-        rdma2_copy(origin_addr, p, len);
-        return OMPI_SUCCESS;
-    }
-    return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, false, origin_addr, origin_count,
-                              origin_dt, target, target_disp, target_count, target_dt);
+    return rdma2_put_get(false, origin_addr, origin_count, origin_dt, target, target_disp,
+                         target_count, target_dt, win);
 }

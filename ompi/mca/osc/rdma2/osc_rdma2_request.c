@@ -146,10 +146,10 @@ static int rdma2_request_issued(mca_osc_rdma2_request_t *req, int ret,
     return OMPI_SUCCESS;
 }
 
-int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
-                       int target, ptrdiff_t target_disp, int target_count,
-                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
-                       struct ompi_request_t **request)
+static int rdma2_rput_rget(bool is_put, void *origin_addr, int origin_count,
+                           struct ompi_datatype_t *origin_dt, int target, ptrdiff_t target_disp,
+                           int target_count, struct ompi_datatype_t *target_dt,
+                           struct ompi_win_t *win, struct ompi_request_t **request)
 {
     mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
     mca_osc_rdma2_request_t *req;
@@ -158,9 +158,18 @@ int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_da
     if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
     req = rdma2_request_new(module);
     if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
-    ret = mca_osc_rdma2_rdma(module, req, true, (void *) origin_addr, origin_count, origin_dt,
-                             target, target_disp, target_count, target_dt);
+    ret = mca_osc_rdma2_rdma(module, req, is_put, origin_addr, origin_count, origin_dt, target,
+                             target_disp, target_count, target_dt);
     return rdma2_request_issued(req, ret, request);
+}
+
+int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
+                       struct ompi_request_t **request)
+{
+    return rdma2_rput_rget(true, (void *) origin_addr, origin_count, origin_dt, target,
+                           target_disp, target_count, target_dt, win, request);
 }
 
 int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
@@ -168,16 +177,8 @@ int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype
                        struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
                        struct ompi_request_t **request)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
-    mca_osc_rdma2_request_t *req;
-    int ret;
-
-    if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    req = rdma2_request_new(module);
-    if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
-    ret = mca_osc_rdma2_rdma(module, req, false, origin_addr, origin_count, origin_dt, target,
-                             target_disp, target_count, target_dt);
-    return rdma2_request_issued(req, ret, request);
+    return rdma2_rput_rget(false, origin_addr, origin_count, origin_dt, target, target_disp,
+                           target_count, target_dt, win, request);
 }
 
 /* Accumulates complete before they return: hand back a done request. */
