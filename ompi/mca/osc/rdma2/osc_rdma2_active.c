@@ -22,15 +22,20 @@
 
 #include "osc_rdma2.h"
 
-/* Wait for a counter in our state block that others raise: plain loads
- * (mapped peers store straight into it), with a progress call every few
- * dozen for peers that reach us through UCX and for everything else. */
-static void rdma2_wait_ge(volatile uint64_t *word, uint64_t value)
+/* Wait for a counter in our state block that others raise.  Plain loads
+ * see direct peers' stores; a progress call now and then serves peers
+ * that reach us through UCX and the rest of MPI (a peer may wait in the
+ * PML for us).  A progress call costs a few hundred ns, the arrival it
+ * delays too, so when every peer is mapped (element mode) progress is
+ * rare. */
+static void rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *word,
+                          uint64_t value)
 {
+    const int spins = RDMA2_ACC_ELEMENT == module->acc_mode ? 1 << 14 : 256;
     int i;
 
     while (*word < value) {
-        for (i = 0; i < 256 && *word < value; ++i) {
+        for (i = 0; i < spins && *word < value; ++i) {
         }
         if (*word < value) {
             opal_progress();
@@ -61,7 +66,7 @@ static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
                 peer->state_rkey, 1);
         }
         if (OMPI_SUCCESS == ret) {
-            rdma2_wait_ge(&module->state->fence_round[k], epoch);
+            rdma2_wait_ge(module, &module->state->fence_round[k], epoch);
         }
     }
     return ret;
@@ -195,7 +200,7 @@ int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_
         }
         if (!(assert & MPI_MODE_NOCHECK)) {
             /* posted[] is written by the targets into our own state block. */
-            rdma2_wait_ge(&module->state->posted[ranks[i]], ++peer->starts);
+            rdma2_wait_ge(module, &module->state->posted[ranks[i]], ++peer->starts);
         }
         peer->starts_open = true;
     }
@@ -254,7 +259,7 @@ int mca_osc_rdma2_wait(struct ompi_win_t *win)
     if (NULL == module->post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    rdma2_wait_ge(&module->state->complete, module->complete_expected);
+    rdma2_wait_ge(module, &module->state->complete, module->complete_expected);
     rdma2_exposure_end(module);
     return OMPI_SUCCESS;
 }
