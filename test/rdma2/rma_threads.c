@@ -1,14 +1,13 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm" threads
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm"
  *
  * MPI_THREAD_MULTIPLE use of one window by several threads, in the ways
  * MPI allows and osc rdma2 claims to support: RMA operations, flushes and
  * request waits from concurrent threads; synchronization calls that open
  * or close epochs (lock_all/unlock_all, fence) only from the main thread,
  * between phases (concurrent synchronization calls on one window are not
- * claimed, README-design.md).  Every phase runs on an MPI_Win_allocate
- * window and on an MPI_Win_create window; each phase starts NTHREADS
- * pthreads per rank that begin together (pthread barrier):
+ * claimed, README-design.md).  Each phase starts NTHREADS pthreads per
+ * rank that begin together (pthread barrier):
  *
  *  - tickets: inside one lock_all epoch every thread takes NFAO tickets
  *    from a 64-bit counter at rank 0 with Fetch_and_op(SUM, 1) + flush;
@@ -32,6 +31,14 @@
  * If the library does not provide MPI_THREAD_MULTIPLE, the program says so
  * and passes.  Dynamic windows are left out: concurrent operations to one
  * target of a dynamic window are not claimed (README-design.md).
+ * Each phase runs on an MPI_Win_create and an MPI_Win_allocate window.  On
+ * one node rdma2 moves their data by memcpy (mapped memory) or CMA, never
+ * through UCX; so that the UCX data path (flushes of endpoints with
+ * pending operations, request completion callbacks) is covered too, runs
+ * with np=3 set osc_rdma2_cma=0 (OMPI_MCA_osc_rdma2_cma before
+ * MPI_Init_thread, unless already set; the runner has no per-case MCA
+ * parameters and rdma2 does not let MPI_T change it); reports then say
+ * "(osc_rdma2_cma=0)".  Any launch honours OMPI_MCA_osc_rdma2_cma=0 too.
  * Debugging argument: `rma_threads create|allocate` runs one flavor.
  */
 #include "rdma2_common.h"
@@ -40,8 +47,8 @@
 #define NTHREADS 4
 #define NFAO 150                 /* tickets per thread */
 #define KMAX 64                  /* elements per thread and target in put/get */
-#define PG_ROUNDS 12             /* put/get rounds per thread (each: every target) */
-#define RQ_ROUNDS 12             /* rput/rget rounds per thread */
+#define PG_ROUNDS 150            /* put/get rounds per thread (each: every target) */
+#define RQ_ROUNDS 150            /* rput/rget rounds per thread */
 #define NACC 120                 /* accumulates per thread */
 
 /* Window layout, in 8-byte elements (disp unit 8), the same on every rank. */
@@ -263,6 +270,7 @@ static void *th_fence(void *arg)
 }
 
 static struct thr thr[NTHREADS];
+static const char *variant = "";    /* " (osc_rdma2_cma=0)" while CMA is off */
 
 static void run_threads(struct rwin *w, void *(*fn)(void *))
 {
@@ -315,8 +323,8 @@ static void check_slots(struct rwin *w, int phase, int round)
 static void phase_tickets(struct rwin *w)
 {
     long long total = (long long) size * NTHREADS * NFAO, *all = NULL, mine[NTHREADS * NFAO];
-    set_case("%s: %d threads x %d Fetch_and_op(SUM, int64) + flush to rank 0 in lock_all",
-             flavor_name[w->flavor], NTHREADS, NFAO);
+    set_case("%s%s: %d threads x %d Fetch_and_op(SUM, int64) + flush to rank 0 in lock_all",
+             flavor_name[w->flavor], variant, NTHREADS, NFAO);
     zero_window(w);
     OK(MPI_Win_lock_all(0, w->win));
     run_threads(w, th_tickets);
@@ -347,8 +355,8 @@ static void phase_tickets(struct rwin *w)
 
 static void phase_put_get(struct rwin *w)
 {
-    set_case("%s: %d threads Put/flush/Get/flush own slots at every rank in lock_all",
-             flavor_name[w->flavor], NTHREADS);
+    set_case("%s%s: %d threads Put/flush/Get/flush own slots at every rank in lock_all",
+             flavor_name[w->flavor], variant, NTHREADS);
     zero_window(w);
     OK(MPI_Win_lock_all(0, w->win));
     run_threads(w, th_put_get);
@@ -362,8 +370,8 @@ static void phase_put_get(struct rwin *w)
 
 static void phase_requests(struct rwin *w)
 {
-    set_case("%s: %d threads Rput+Wait+flush, Rget+Wait at every rank in lock_all",
-             flavor_name[w->flavor], NTHREADS);
+    set_case("%s%s: %d threads Rput+Wait+flush, Rget+Wait at every rank in lock_all",
+             flavor_name[w->flavor], variant, NTHREADS);
     zero_window(w);
     OK(MPI_Win_lock_all(0, w->win));
     run_threads(w, th_rput_rget);
@@ -378,8 +386,8 @@ static void phase_requests(struct rwin *w)
 static void phase_accumulate(struct rwin *w)
 {
     double expected = 0, got;
-    set_case("%s: %d threads x %d Accumulate(SUM, double) to one word per rank in lock_all",
-             flavor_name[w->flavor], NTHREADS, NACC);
+    set_case("%s%s: %d threads x %d Accumulate(SUM, double) to one word per rank in lock_all",
+             flavor_name[w->flavor], variant, NTHREADS, NACC);
     zero_window(w);
     OK(MPI_Win_lock_all(0, w->win));
     run_threads(w, th_accumulate);
@@ -407,8 +415,8 @@ static void phase_accumulate(struct rwin *w)
 
 static void phase_fence(struct rwin *w)
 {
-    set_case("%s: %d threads Put + Accumulate(SUM, int64) at every rank in a fence epoch",
-             flavor_name[w->flavor], NTHREADS);
+    set_case("%s%s: %d threads Put + Accumulate(SUM, int64) at every rank in a fence epoch",
+             flavor_name[w->flavor], variant, NTHREADS);
     zero_window(w);
     OK(MPI_Win_fence(MPI_MODE_NOPRECEDE, w->win));
     run_threads(w, th_fence);
@@ -423,6 +431,15 @@ static void phase_fence(struct rwin *w)
 int main(int argc, char **argv)
 {
     int provided = MPI_THREAD_SINGLE;
+    const char *np = getenv("OMPI_COMM_WORLD_SIZE"), *cma;
+    /* np=3: window data through UCX instead of CMA (see the top). */
+    if (NULL != np && 3 == atoi(np) && NULL == getenv("OMPI_MCA_osc_rdma2_cma")) {
+        setenv("OMPI_MCA_osc_rdma2_cma", "0", 1);
+    }
+    cma = getenv("OMPI_MCA_osc_rdma2_cma");
+    if (NULL != cma && (0 == strcmp(cma, "0") || 0 == strcmp(cma, "false"))) {
+        variant = " (osc_rdma2_cma=0)";
+    }
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -445,14 +462,14 @@ int main(int argc, char **argv)
         if (argc > 1 && strcmp(argv[1], flavor_name[fl])) {
             continue;
         }
-        set_case("%s: window creation", flavor_name[fl]);
+        set_case("%s%s: window creation", flavor_name[fl], variant);
         rwin_open(&w, fl, win_elems(), MPI_COMM_WORLD);
         phase_tickets(&w);
         phase_put_get(&w);
         phase_requests(&w);
         phase_accumulate(&w);
         phase_fence(&w);
-        set_case("%s: window free", flavor_name[fl]);
+        set_case("%s%s: window free", flavor_name[fl], variant);
         rwin_close(&w);
     }
     for (int i = 0; i < NTHREADS; ++i) {
@@ -460,5 +477,5 @@ int main(int argc, char **argv)
         free(thr[i].rback);
         free(thr[i].req);
     }
-    return ompix_test_finish("rdma2/rma_threads");
+    return ompix_test_finish(*variant ? "rdma2/rma_threads (osc_rdma2_cma=0)" : "rdma2/rma_threads");
 }

@@ -189,6 +189,7 @@ typedef struct mca_osc_rdma2_peer_t {
     mca_osc_rdma2_pstate_t *pstate_ptr;
     int lock_type;                  /* RDMA2_LOCK_* held by us */
     bool ucx_pending;               /* UCX operations issued since the last flush */
+    bool release_waits;             /* the next release completes them (see passive.c) */
     uint64_t starts;                /* PSCW access epochs started toward this target */
     bool starts_open;               /* in the current PSCW access group */
     mca_osc_rdma2_dyn_cache_t *dyn; /* dynamic windows: cached region table */

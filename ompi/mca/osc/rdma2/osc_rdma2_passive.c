@@ -50,6 +50,13 @@ int mca_osc_rdma2_state_post(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
         (void) __atomic_fetch_add(local_word, value, __ATOMIC_RELEASE);
         return OMPI_SUCCESS;
     }
+    if (peer->release_waits) {
+        /* Operations before it were only fenced: waiting for this one
+         * completes them at the target, as unlock must. */
+        peer->release_waits = false;
+        return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, value, NULL, 8, raddr,
+                                        rkey);
+    }
     /* Not complete at the target yet: MPI_Win_free waits for it, or it
      * could land on freed memory.  Flushes need not (no answer is due). */
     module->posts_pending = true;
@@ -100,13 +107,23 @@ static void rdma2_backoff(int *spins)
 /* ---------------------------------------------------------------------- */
 /* Completion                                                              */
 
+/* The pending flags say whether *some* operation awaits a flush; with
+ * several threads, another thread's flush may clear a flag before an
+ * operation of ours issued after that flush began is complete (and we may
+ * free its buffer).  So under MPI_THREAD_MULTIPLE every completion
+ * flushes UCX, and the fence shortcut below is not taken. */
+static bool rdma2_flags_trusted(void)
+{
+    return !mca_osc_rdma2_component.enable_mpi_threads;
+}
+
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
     (void) module;
     /* Direct stores are ordered before the atomic release that follows
      * (a full fence is not needed: direct gets are done loads). */
     opal_atomic_wmb();
-    if (!peer->ucx_pending) {
+    if (!peer->ucx_pending && (rdma2_flags_trusted() || NULL == peer->ep)) {
         return OMPI_SUCCESS;
     }
     peer->ucx_pending = false;
@@ -114,16 +131,19 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
 }
 
 /* Before releasing a lock word of `peer`: when the release is a UCX atomic
- * we wait for, a worker fence is enough (UCX completes at the target
- * everything issued before the fence before anything issued after it),
- * which saves the flush's round trip; a CPU-atomic release needs the flush. */
+ * and UCX operations are pending, a worker fence plus a release we wait
+ * for (UCX completes at the target everything issued before the fence
+ * before anything issued after it) costs one round trip where a flush and
+ * the release would cost two; with nothing pending the release is posted
+ * and costs none.  A CPU-atomic release needs the flush. */
 int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
                                           mca_osc_rdma2_peer_t *peer, bool release_via_ucx)
 {
-    if (!release_via_ucx || !peer->ucx_pending) {
+    if (!release_via_ucx || !peer->ucx_pending || !rdma2_flags_trusted()) {
         return mca_osc_rdma2_complete_peer(module, peer);
     }
     peer->ucx_pending = false;
+    peer->release_waits = true;
     return UCS_OK == ucp_worker_fence(mca_osc_rdma2_component.ucp_worker) ? OMPI_SUCCESS
                                                                          : OMPI_ERROR;
 }
@@ -133,7 +153,7 @@ int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
     int i, ret;
 
     opal_atomic_mb();
-    if (!module->ucx_pending_any) {
+    if (!module->ucx_pending_any && rdma2_flags_trusted()) {
         return OMPI_SUCCESS;
     }
     module->ucx_pending_any = false;
