@@ -49,7 +49,7 @@ static void rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *wor
  * Only rank - 2^k raises a rank's round-k counter, once per fence, so the
  * counters never need resetting and a rank already in the next fence can
  * only make a wait succeed that its own previous increment satisfied.
- * Direct stores on one node; a UCX add otherwise (ordered after the
+ * A CPU atomic add (release order) on one node; a posted UCX add otherwise (ordered after the
  * flush that precedes it). */
 static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
 {
