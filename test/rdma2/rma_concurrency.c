@@ -10,7 +10,9 @@
  *    with Fetch_and_op, some with Get_accumulate, concurrently; exact sum;
  *  - overlapping windows: two windows created over the same memory; ranks
  *    add through both concurrently (Accumulate and Fetch_and_op); the sum
- *    must be exact, so atomicity holds across the two windows.  This is
+ *    must be exact, so atomicity holds across the two windows.  The same
+ *    across an allocated window, a window created over its memory and a
+ *    dynamic window it is attached to (different atomicity mechanisms).  This is
  *    stricter than MPI-3.1 11.2.1 (concurrent access through overlapping
  *    windows is undefined there); ompix requires it of rdma2 (one atomicity
  *    mechanism that also holds across overlapping windows, notes/rma.md);
@@ -88,6 +90,66 @@ static void tickets(void)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_free(&win);
+}
+
+#define MIXED_ROUNDS 2000
+
+/* Adds to one word through three windows over the same memory at once: the
+ * allocated window itself (element-wise CPU atomics on one node), a window
+ * created over it and a dynamic window it is attached to (both updated under
+ * the target's accumulate lock).  Exact only if the allocated window's
+ * accumulates fall back to the lock once its memory is overlapped. */
+static void adders_across_flavors(void)
+{
+    long long *mem, one = 1, got;
+    MPI_Aint *addr = malloc((size_t) size * sizeof(MPI_Aint)), mine;
+    MPI_Win w[3];
+    set_case("concurrent adds through allocated, created and dynamic windows over the same memory");
+    OK(MPI_Win_allocate(4 * sizeof(long long), sizeof(long long), MPI_INFO_NULL, MPI_COMM_WORLD,
+                        &mem, &w[0]));
+    OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w[0]));
+    memset(mem, 0, 4 * sizeof(long long));
+    OK(MPI_Win_unlock(rank, w[0]));
+    OK(MPI_Win_create(mem, 4 * sizeof(long long), sizeof(long long), MPI_INFO_NULL,
+                      MPI_COMM_WORLD, &w[1]));
+    OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &w[2]));
+    OK(MPI_Win_attach(w[2], mem, 4 * sizeof(long long)));
+    MPI_Get_address(&mem[2], &mine);
+    MPI_Allgather(&mine, 1, MPI_AINT, addr, 1, MPI_AINT, MPI_COMM_WORLD);
+    for (int k = 0; k < 3; ++k) {
+        OK(MPI_Win_lock_all(0, w[k]));
+    }
+    for (int i = 0; i < MIXED_ROUNDS; ++i) {
+        int k = (i + rank) % 3, t = (i + rank) % size;
+        MPI_Aint disp = 2 == k ? addr[t] : 2;
+        if (0 == i % 2) {
+            OK(MPI_Accumulate(&one, 1, MPI_LONG_LONG, t, disp, 1, MPI_LONG_LONG, MPI_SUM, w[k]));
+        } else {
+            OK(MPI_Fetch_and_op(&one, &got, MPI_LONG_LONG, t, disp, MPI_SUM, w[k]));
+        }
+        OK(MPI_Win_flush(t, w[k]));
+    }
+    for (int k = 0; k < 3; ++k) {
+        OK(MPI_Win_unlock_all(w[k]));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, w[0]));
+    long long exp = 0;
+    for (int o = 0; o < size; ++o) {
+        for (int i = 0; i < MIXED_ROUNDS; ++i) {
+            exp += (i + o) % size == rank;
+        }
+    }
+    check_eq("final sum", 2, exp, mem[2]);
+    check_eq("untouched neighbour word", 1, 0, mem[1]);
+    check_eq("untouched neighbour word", 3, 0, mem[3]);
+    OK(MPI_Win_unlock(rank, w[0]));
+    MPI_Barrier(MPI_COMM_WORLD);
+    OK(MPI_Win_detach(w[2], mem));
+    OK(MPI_Win_free(&w[2]));
+    OK(MPI_Win_free(&w[1]));
+    OK(MPI_Win_free(&w[0]));
+    free(addr);
 }
 
 /* Accumulate, Fetch_and_op and Get_accumulate adding to one word at once,
@@ -208,6 +270,7 @@ int main(int argc, char **argv)
     tickets();
     adders(0);
     adders(1);
+    adders_across_flavors();
     for (int fl = FL_CREATE; fl <= FL_DYNAMIC; ++fl) {
         contention(fl);
     }

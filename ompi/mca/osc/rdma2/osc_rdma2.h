@@ -61,6 +61,7 @@ typedef struct mca_osc_rdma2_component_t {
     ucp_worker_h ucp_worker;
     int num_modules;                /* live windows; progress registered while > 0 */
     opal_hash_table_t procs;        /* ompi_proc_t * -> mca_osc_rdma2_proc_t * */
+    opal_list_t element_ranges;     /* local memory of element-mode windows */
     ucp_mem_h pstate_memh;
     mca_osc_rdma2_pstate_t *pstate;
     void *pstate_rkey;              /* packed key of pstate */
@@ -105,6 +106,9 @@ typedef struct mca_osc_rdma2_state_t {
     uint64_t pad1[7];
     volatile uint64_t complete;     /* PSCW: completes received as a target */
     uint64_t pad2[7];
+    volatile uint64_t mixed;        /* element mode: lock-mode memory overlaps ours
+                                     * (osc_rdma2_overlap.c); read by every accumulate */
+    uint64_t pad3[7];
     volatile uint64_t fence_round[RDMA2_FENCE_ROUNDS];  /* fence barrier, see osc_rdma2_active.c */
     volatile uint64_t posted[];     /* PSCW: posted[t] = posts received from rank t */
 } mca_osc_rdma2_state_t;
@@ -267,6 +271,23 @@ typedef struct mca_osc_rdma2_module_t {
 #define RDMA2_MODULE(win) ((mca_osc_rdma2_module_t *) (win)->w_osc_module)
 
 void mca_osc_rdma2_group_cache_clear(rdma2_group_cache_t *cache);
+
+/* ---------------------------------------------------------------------- */
+/* osc_rdma2_overlap.c: atomicity across overlapping windows               */
+
+void mca_osc_rdma2_overlap_init(void);
+void mca_osc_rdma2_overlap_fini(void);
+int mca_osc_rdma2_overlap_add_element(mca_osc_rdma2_module_t *module);
+void mca_osc_rdma2_overlap_remove_element(mca_osc_rdma2_module_t *module);
+/* Lock-mode memory [base, base + len) of this process: marks every
+ * element-mode window whose local memory it overlaps as mixed. */
+void mca_osc_rdma2_overlap_claim(const void *base, size_t len);
+
+/* Element-mode accumulates to this peer must take its lock instead. */
+static inline bool mca_osc_rdma2_peer_mixed(const mca_osc_rdma2_peer_t *peer)
+{
+    return NULL == peer->state_ptr || 0 != peer->state_ptr->mixed;
+}
 
 /* ---------------------------------------------------------------------- */
 /* osc_rdma2_ucx.c: UCX context, worker, endpoints, blocking helpers       */

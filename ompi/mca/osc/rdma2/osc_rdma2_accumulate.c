@@ -13,8 +13,9 @@
  *    elements, and every accumulate of RDMA2_ACC_LOCK windows) runs under
  *    the target process's accumulate lock.
  * Whether an element takes the element path depends only on its type,
- * its address and the window's mode, so concurrent accumulates on one
- * location always use the same mechanism.  The op itself is always Open
+ * its address, the window's mode and whether the target process has
+ * lock-mode windows over element-mode memory (osc_rdma2_overlap.c), so
+ * concurrent accumulates on one location always use the same mechanism.  The op itself is always Open
  * MPI's own (ompi_op_reduce), so results are exact for every type.
  */
 #include "ompi_config.h"
@@ -77,12 +78,14 @@ static bool rdma2_is_pair(ompi_datatype_t *prim)
            prim == MPI_2REAL || prim == MPI_2DOUBLE_PRECISION || prim == MPI_2INTEGER;
 }
 
-static bool rdma2_element_type(mca_osc_rdma2_module_t *module, ompi_datatype_t *prim)
+static bool rdma2_element_type(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                               ompi_datatype_t *prim)
 {
     size_t size;
     ptrdiff_t lb, extent;
 
-    if (RDMA2_ACC_ELEMENT != module->acc_mode || rdma2_is_pair(prim)) {
+    if (RDMA2_ACC_ELEMENT != module->acc_mode || rdma2_is_pair(prim) ||
+        mca_osc_rdma2_peer_mixed(peer)) {
         return false;
     }
     ompi_datatype_type_size(prim, &size);
@@ -478,7 +481,7 @@ static int rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt
                                   &acc.rbuf, &rfree, &result_direct);
     }
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_element_type(acc.module, acc.prim)
+        ret = rdma2_element_type(acc.module, acc.peer, acc.prim)
             ? rdma2_element_path(&acc, raddr, tcount, tdt)
             : rdma2_lock_path(&acc, raddr, tcount, tdt, n);
     }
@@ -502,6 +505,7 @@ static bool rdma2_fast_element(mca_osc_rdma2_module_t *module, int target,
     int64_t off;
 
     if (RDMA2_ACC_ELEMENT != module->acc_mode || NULL == peer || NULL == peer->win_ptr ||
+        mca_osc_rdma2_peer_mixed(peer) ||
         !ompi_datatype_is_predefined(dt) || (1 != s && 2 != s && 4 != s && 8 != s) ||
         rdma2_is_pair(dt) || !rdma2_op_valid(op, dt) ||
         OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
@@ -634,7 +638,7 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
     }
     /* Fast path: element mode, mapped target, aligned, in range. */
     if (RDMA2_ACC_ELEMENT == acc.module->acc_mode && NULL != peer && NULL != peer->win_ptr &&
-        ompi_datatype_is_predefined(dt) && rdma2_element_type(acc.module, dt) && off >= 0 &&
+        ompi_datatype_is_predefined(dt) && rdma2_element_type(acc.module, peer, dt) && off >= 0 &&
         (uint64_t) off + dt->super.size <= peer->size &&
         0 == (peer->base + off) % dt->super.size &&
         OMPI_SUCCESS == mca_osc_rdma2_check_access(acc.module, target)) {
@@ -647,7 +651,7 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
     if (OMPI_SUCCESS != ret) return ret;
     acc.prim = dt;
     ompi_datatype_type_size(dt, &acc.esize);
-    if (rdma2_element_type(acc.module, dt) && 0 == raddr % acc.esize) {
+    if (rdma2_element_type(acc.module, acc.peer, dt) && 0 == raddr % acc.esize) {
         return rdma2_cas_word(&acc, raddr, origin_addr, compare_addr, result_addr);
     }
     return rdma2_cas_locked(&acc, raddr, origin_addr, compare_addr, result_addr);

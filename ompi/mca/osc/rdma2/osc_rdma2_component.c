@@ -127,6 +127,7 @@ static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
     mca_osc_rdma2_component.num_modules = 0;
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.lock, opal_recursive_mutex_t);
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.procs, opal_hash_table_t);
+    mca_osc_rdma2_overlap_init();
     return opal_hash_table_init(&mca_osc_rdma2_component.procs, 64);
 }
 
@@ -134,6 +135,7 @@ static int rdma2_finalize(void)
 {
     mca_osc_rdma2_ucx_fini();
     OBJ_DESTRUCT(&mca_osc_rdma2_component.procs);
+    mca_osc_rdma2_overlap_fini();
     OBJ_DESTRUCT(&mca_osc_rdma2_component.lock);
     return OMPI_SUCCESS;
 }

@@ -72,6 +72,8 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
             return OMPI_ERR_RMA_ATTACH;
         }
     }
+    /* before the region is published: see osc_rdma2_overlap.c */
+    mca_osc_rdma2_overlap_claim(base, len);
     rdma2_seq_begin(t);
     r = &t->region[n];
     r->base = (uint64_t) (uintptr_t) base;

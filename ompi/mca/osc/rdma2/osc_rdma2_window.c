@@ -402,6 +402,7 @@ static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
         }
         free(module->peers);
     }
+    mca_osc_rdma2_overlap_remove_element(module);
     mca_osc_rdma2_dyn_release_local(module);
     if (NULL != module->win_memh) {
         ucp_mem_unmap(ctx, module->win_memh);
@@ -461,7 +462,13 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     if (OMPI_SUCCESS == ret) ret = rdma2_exchange(module);
     /* Set before the probe below: peer set-up reads the module through win. */
     win->w_osc_module = &module->super;
+    if (OMPI_SUCCESS == ret && MPI_WIN_FLAVOR_CREATE == flavor) {
+        /* before the collective below: nobody reaches our memory through
+         * this window until every rank has marked what it overlaps */
+        mca_osc_rdma2_overlap_claim(module->base, size);
+    }
     if (OMPI_SUCCESS == ret) ret = rdma2_choose_acc_mode(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_overlap_add_element(module);
     /* Lock mode means some peer reaches us through UCX (the choice is
      * collective, so every rank of the window starts the thread). */
     if (OMPI_SUCCESS == ret && mca_osc_rdma2_thread_wanted(RDMA2_ACC_LOCK == module->acc_mode)) {
