@@ -81,6 +81,16 @@ static void rdma2_module_count_down(void)
 /* ---------------------------------------------------------------------- */
 /* Memory                                                                  */
 
+/* Where an allocated window starts in its first page.  UCX returns
+ * page-aligned memory, and large malloc()ed buffers start 16 bytes into a
+ * page, so a Get into such a buffer copies to 16 bytes past the source
+ * modulo 4 KiB; glibc copies of 2 KiB..1 MiB with `rep movsb`, which runs
+ * ~18% slower (measured here: 64 KiB Gets 47.6 vs 57 GB/s) when the
+ * destination is 1..63 bytes past the source modulo 4 KiB.  Mid-page keeps
+ * common buffer alignments (page-aligned, malloc's 16 bytes, small
+ * multiples of 64) clear of that case. */
+#define RDMA2_WIN_PAGE_OFFSET 2048
+
 static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t size)
 {
     if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
@@ -99,8 +109,13 @@ static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t 
     if (MPI_WIN_FLAVOR_ALLOCATE == module->flavor) {
         /* UCX-allocated memory is the only kind same-node peers can map
          * (ucp_rkey_ptr), which makes access and locks truly passive. */
-        return mca_osc_rdma2_ucx_mem_map(NULL, size, true, &module->win_memh, &module->base)
-               == OMPI_SUCCESS ? (*base = module->base, OMPI_SUCCESS) : OMPI_ERR_OUT_OF_RESOURCE;
+        void *mem;
+        if (OMPI_SUCCESS != mca_osc_rdma2_ucx_mem_map(NULL, size + RDMA2_WIN_PAGE_OFFSET, true,
+                                                      &module->win_memh, &mem)) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        *base = module->base = (char *) mem + RDMA2_WIN_PAGE_OFFSET;
+        return OMPI_SUCCESS;
     }
     /* MPI_Win_create: register the user's buffer.  UCX 1.13 serves RMA on
      * it with active messages (correct, but the target must progress). */
