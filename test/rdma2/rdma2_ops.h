@@ -63,10 +63,10 @@ struct tentry {
 };
 
 #define DEF_INT(N, T)                                                               \
-    static void set_##N(void *p, long long v, long long w) { (void) w; *(T *) p = (T) v; } \
-    static void get_##N(const void *p, long double *v, long double *w)              \
+    static inline void set_##N(void *p, long long v, long long w) { (void) w; *(T *) p = (T) v; } \
+    static inline void get_##N(const void *p, long double *v, long double *w)              \
     { *v = (long double) *(const T *) p; *w = 0; }                                  \
-    static void apply_##N(int o, void *a_, const void *b_)                          \
+    static inline void apply_##N(int o, void *a_, const void *b_)                          \
     {                                                                               \
         T *a = a_, b = *(const T *) b_;                                             \
         switch (o) {                                                                \
@@ -85,10 +85,10 @@ struct tentry {
     }
 
 #define DEF_FLT(N, T)                                                               \
-    static void set_##N(void *p, long long v, long long w) { (void) w; *(T *) p = (T) v; } \
-    static void get_##N(const void *p, long double *v, long double *w)              \
+    static inline void set_##N(void *p, long long v, long long w) { (void) w; *(T *) p = (T) v; } \
+    static inline void get_##N(const void *p, long double *v, long double *w)              \
     { *v = (long double) *(const T *) p; *w = 0; }                                  \
-    static void apply_##N(int o, void *a_, const void *b_)                          \
+    static inline void apply_##N(int o, void *a_, const void *b_)                          \
     {                                                                               \
         T *a = a_, b = *(const T *) b_;                                             \
         switch (o) {                                                                \
@@ -101,11 +101,11 @@ struct tentry {
     }
 
 #define DEF_CPLX(N, T, R)                                                           \
-    static void set_##N(void *p, long long v, long long w)                          \
+    static inline void set_##N(void *p, long long v, long long w)                          \
     { ((R *) p)[0] = (R) v; ((R *) p)[1] = (R) w; }                                 \
-    static void get_##N(const void *p, long double *v, long double *w)              \
+    static inline void get_##N(const void *p, long double *v, long double *w)              \
     { *v = ((const R *) p)[0]; *w = ((const R *) p)[1]; }                           \
-    static void apply_##N(int o, void *a_, const void *b_)                          \
+    static inline void apply_##N(int o, void *a_, const void *b_)                          \
     {                                                                               \
         R *a = a_;                                                                  \
         const R *b = b_;                                                            \
@@ -118,10 +118,10 @@ struct tentry {
     }
 
 #define DEF_LOGICAL(N, T)                                                           \
-    static void set_##N(void *p, long long v, long long w) { (void) w; *(T *) p = (T) (v != 0); } \
-    static void get_##N(const void *p, long double *v, long double *w)              \
+    static inline void set_##N(void *p, long long v, long long w) { (void) w; *(T *) p = (T) (v != 0); } \
+    static inline void get_##N(const void *p, long double *v, long double *w)              \
     { *v = (long double) *(const T *) p; *w = 0; }                                  \
-    static void apply_##N(int o, void *a_, const void *b_)                          \
+    static inline void apply_##N(int o, void *a_, const void *b_)                          \
     {                                                                               \
         T *a = a_, b = *(const T *) b_;                                             \
         switch (o) {                                                                \
@@ -135,11 +135,11 @@ struct tentry {
 /* MAXLOC/MINLOC: larger/smaller value wins; on a tie the smaller index. */
 #define DEF_PAIR(N, V, I)                                                           \
     struct pair_##N { V v; I i; };                                                  \
-    static void set_##N(void *p, long long v, long long w)                          \
+    static inline void set_##N(void *p, long long v, long long w)                          \
     { ((struct pair_##N *) p)->v = (V) v; ((struct pair_##N *) p)->i = (I) w; }     \
-    static void get_##N(const void *p, long double *v, long double *w)              \
+    static inline void get_##N(const void *p, long double *v, long double *w)              \
     { *v = ((const struct pair_##N *) p)->v; *w = ((const struct pair_##N *) p)->i; } \
-    static void apply_##N(int o, void *a_, const void *b_)                          \
+    static inline void apply_##N(int o, void *a_, const void *b_)                          \
     {                                                                               \
         struct pair_##N *a = a_;                                                    \
         const struct pair_##N *b = b_;                                              \
@@ -219,10 +219,18 @@ static inline int type_table(struct tentry *tt)
         T_("MPI_INT64_T", MPI_INT64_T, C_INTEGER, 1, i64, int64_t),
         T_("MPI_UINT64_T", MPI_UINT64_T, C_INTEGER, 0, u64, uint64_t),
         T_("MPI_INTEGER", MPI_INTEGER, F_INTEGER, 1, int_s, int),
+#ifdef MPI_INTEGER1
         T_("MPI_INTEGER1", MPI_INTEGER1, F_INTEGER, 1, i8, int8_t),
+#endif
+#ifdef MPI_INTEGER2
         T_("MPI_INTEGER2", MPI_INTEGER2, F_INTEGER, 1, i16, int16_t),
+#endif
+#ifdef MPI_INTEGER4
         T_("MPI_INTEGER4", MPI_INTEGER4, F_INTEGER, 1, i32, int32_t),
+#endif
+#ifdef MPI_INTEGER8
         T_("MPI_INTEGER8", MPI_INTEGER8, F_INTEGER, 1, i64, int64_t),
+#endif
         T_("MPI_AINT", MPI_AINT, MULTI_LANG, 1, aint, MPI_Aint),
         /* Open MPI 4.1.4's own reduction (MPI_Reduce_local too) orders
          * MPI_OFFSET as unsigned: MAX(-4, 3) gives -4.  That is a bug of the
@@ -235,23 +243,35 @@ static inline int type_table(struct tentry *tt)
         T_("MPI_LONG_DOUBLE", MPI_LONG_DOUBLE, FLOATING, 1, ldbl, long double),
         T_("MPI_REAL", MPI_REAL, FLOATING, 1, flt, float),
         T_("MPI_DOUBLE_PRECISION", MPI_DOUBLE_PRECISION, FLOATING, 1, dbl, double),
+#ifdef MPI_REAL4
         T_("MPI_REAL4", MPI_REAL4, FLOATING, 1, flt, float),
+#endif
+#ifdef MPI_REAL8
         T_("MPI_REAL8", MPI_REAL8, FLOATING, 1, dbl, double),
+#endif
         T_("MPI_C_FLOAT_COMPLEX", MPI_C_FLOAT_COMPLEX, COMPLEX_T, 1, cflt, float _Complex),
         T_("MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX, COMPLEX_T, 1, cdbl, double _Complex),
         T_("MPI_C_LONG_DOUBLE_COMPLEX", MPI_C_LONG_DOUBLE_COMPLEX, COMPLEX_T, 1, cldbl, long double _Complex),
         T_("MPI_COMPLEX", MPI_COMPLEX, COMPLEX_T, 1, cflt, float _Complex),
         T_("MPI_DOUBLE_COMPLEX", MPI_DOUBLE_COMPLEX, COMPLEX_T, 1, cdbl, double _Complex),
+#ifdef MPI_COMPLEX8
         T_("MPI_COMPLEX8", MPI_COMPLEX8, COMPLEX_T, 1, cflt, float _Complex),
+#endif
+#ifdef MPI_COMPLEX16
         T_("MPI_COMPLEX16", MPI_COMPLEX16, COMPLEX_T, 1, cdbl, double _Complex),
+#endif
         T_("MPI_CXX_FLOAT_COMPLEX", MPI_CXX_FLOAT_COMPLEX, COMPLEX_T, 1, cflt, float _Complex),
         T_("MPI_CXX_DOUBLE_COMPLEX", MPI_CXX_DOUBLE_COMPLEX, COMPLEX_T, 1, cdbl, double _Complex),
         T_("MPI_CXX_LONG_DOUBLE_COMPLEX", MPI_CXX_LONG_DOUBLE_COMPLEX, COMPLEX_T, 1, cldbl,
            long double _Complex),
         T_("MPI_C_BOOL", MPI_C_BOOL, LOGICAL_T, 0, cbool, bool),
         T_("MPI_LOGICAL", MPI_LOGICAL, LOGICAL_T, 0, flogical, int),
+#ifdef MPI_LOGICAL1
         T_("MPI_LOGICAL1", MPI_LOGICAL1, LOGICAL_T, 0, flogical1, int8_t),
+#endif
+#ifdef MPI_LOGICAL4
         T_("MPI_LOGICAL4", MPI_LOGICAL4, LOGICAL_T, 0, flogical, int),
+#endif
         T_("MPI_CXX_BOOL", MPI_CXX_BOOL, LOGICAL_T, 0, cbool, bool),
         T_("MPI_BYTE", MPI_BYTE, BYTE_T, 0, byte, unsigned char),
         /* character types: no reduction is defined on them; only
@@ -269,9 +289,29 @@ static inline int type_table(struct tentry *tt)
         T_("MPI_2REAL", MPI_2REAL, PAIR_T, 1, two_real, struct pair_two_real),
         T_("MPI_2DOUBLE_PRECISION", MPI_2DOUBLE_PRECISION, PAIR_T, 1, two_dbl, struct pair_two_dbl),
     };
-    int n = (int) (sizeof t / sizeof t[0]);
-    if (tt) {
-        memcpy(tt, t, sizeof t);
+    /* An Open MPI built without Fortran leaves MPI_INTEGER1 etc. out (the
+     * #ifdefs above) and defines MPI_INTEGER and the other Fortran types
+     * with size 0 and no reductions: leave every Fortran type out then. */
+    static const char *const fortran[] = {
+        "MPI_INTEGER", "MPI_INTEGER1", "MPI_INTEGER2", "MPI_INTEGER4", "MPI_INTEGER8",
+        "MPI_REAL", "MPI_DOUBLE_PRECISION", "MPI_REAL4", "MPI_REAL8", "MPI_COMPLEX",
+        "MPI_DOUBLE_COMPLEX", "MPI_COMPLEX8", "MPI_COMPLEX16", "MPI_LOGICAL", "MPI_LOGICAL1",
+        "MPI_LOGICAL4", "MPI_CHARACTER", "MPI_2INTEGER", "MPI_2REAL", "MPI_2DOUBLE_PRECISION",
+    };
+    int n = 0, fsize = 0;
+    MPI_Type_size(MPI_INTEGER, &fsize);
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; ++k) {
+        int is_fortran = 0;
+        for (size_t f = 0; f < sizeof fortran / sizeof fortran[0]; ++f) {
+            is_fortran |= 0 == strcmp(t[k].name, fortran[f]);
+        }
+        if (is_fortran && 0 == fsize) {
+            continue;
+        }
+        if (tt) {
+            tt[n] = t[k];
+        }
+        ++n;
     }
     return n;
 }
