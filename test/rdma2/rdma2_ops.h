@@ -422,6 +422,32 @@ static inline int flavor_subset(const char *name)
     return 0;
 }
 
+/* Runs body on a window of n elements of every type in every flavor (the
+ * flavor_subset types only, except for allocated windows), as one test
+ * case each.  argv[1] picks one type by name ("all": every type), argv[2]
+ * one flavor by number. */
+static inline void for_each_typed_window(int argc, char **argv, int n,
+                                         void (*body)(const struct tentry *te, MPI_Win win,
+                                                      void *base))
+{
+    struct tentry tt[96];
+    int nt = type_table(tt);
+    for (int fl = 0; fl < NFLAVORS; ++fl) {
+        for (int k = 0; k < nt; ++k) {
+            const struct tentry *te = &tt[k];
+            MPI_Win win;
+            if ((argc > 1 && strcmp(argv[1], "all") && strcmp(argv[1], te->name)) ||
+                (argc > 2 && fl != atoi(argv[2])) ||
+                (FL_ALLOCATE != fl && !flavor_subset(te->name))) {
+                continue;
+            }
+            set_case("%s window for %s", flavor_name[fl], te->name);
+            body(te, win, typed_win_open(te, fl, n, &win));
+            typed_win_close(&win);
+        }
+    }
+}
+
 /* Compares n elements of got against exp; reports mismatches. */
 static inline int compare_values(const struct tentry *te, const char *what, const void *exp,
                                  const void *got, int n)

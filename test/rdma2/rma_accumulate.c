@@ -249,36 +249,23 @@ static void derived(void)
     MPI_Type_free(&xi);
 }
 
+static void every_op(const struct tentry *te, MPI_Win win, void *base)
+{
+    for (int o = 0; o < NOPERS; ++o) {
+        if (!(te->ops & B(o))) {
+            continue;
+        }
+        if (O_NO_OP != o) {
+            accumulate(te, win, base, o);
+        }
+        get_accumulate(te, win, base, o);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    struct tentry tt[96];
-    int n;
     ompix_test_init(&argc, &argv);
-    n = type_table(tt);
-    for (int fl = 0; fl < NFLAVORS; ++fl) {
-        for (int k = 0; k < n; ++k) {
-            const struct tentry *te = &tt[k];
-            void *base;
-            MPI_Win win;
-            if ((argc > 1 && strcmp(argv[1], "all") && strcmp(argv[1], te->name)) ||
-                (argc > 2 && fl != atoi(argv[2])) ||
-                (FL_ALLOCATE != fl && !flavor_subset(te->name))) {
-                continue;
-            }
-            set_case("%s window for %s", flavor_name[fl], te->name);
-            base = typed_win_open(te, fl, NE, &win);
-            for (int o = 0; o < NOPERS; ++o) {
-                if (!(te->ops & B(o))) {
-                    continue;
-                }
-                if (O_NO_OP != o) {
-                    accumulate(te, win, base, o);
-                }
-                get_accumulate(te, win, base, o);
-            }
-            typed_win_close(&win);
-        }
-    }
+    for_each_typed_window(argc, argv, NE, every_op);
     if (argc <= 1 || !strcmp(argv[1], "derived")) {
         derived();
     }

@@ -169,34 +169,21 @@ static void compare_and_swap(const struct tentry *te, MPI_Win win, void *base)
     free(res);
 }
 
-int main(int argc, char **argv)
+static void every_op(const struct tentry *te, MPI_Win win, void *base)
 {
-    struct tentry tt[96];
-    int n;
-    ompix_test_init(&argc, &argv);
-    n = type_table(tt);
-    for (int fl = 0; fl < NFLAVORS; ++fl) {
-        for (int k = 0; k < n; ++k) {
-            const struct tentry *te = &tt[k];
-            void *base;
-            MPI_Win win;
-            if ((argc > 1 && strcmp(argv[1], "all") && strcmp(argv[1], te->name)) ||
-                (argc > 2 && fl != atoi(argv[2])) ||
-                (FL_ALLOCATE != fl && !flavor_subset(te->name))) {
-                continue;
-            }
-            set_case("%s window for %s", flavor_name[fl], te->name);
-            base = typed_win_open(te, fl, NA, &win);
-            for (int o = 0; o < NOPERS; ++o) {
-                if (te->ops & B(o)) {
-                    fetch_and_op(te, win, base, o);
-                }
-            }
-            if ((te->ops & BITS) || LOGICAL_T == te->ops) {
-                compare_and_swap(te, win, base);
-            }
-            typed_win_close(&win);
+    for (int o = 0; o < NOPERS; ++o) {
+        if (te->ops & B(o)) {
+            fetch_and_op(te, win, base, o);
         }
     }
+    if ((te->ops & BITS) || LOGICAL_T == te->ops) {
+        compare_and_swap(te, win, base);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    ompix_test_init(&argc, &argv);
+    for_each_typed_window(argc, argv, NA, every_op);
     return ompix_test_finish("rdma2/rma_atomics");
 }
