@@ -390,6 +390,13 @@ int mca_osc_rdma2_ucx_mem_map(void *addr, size_t size, bool allocate, ucp_mem_h 
     if (UCS_OK != ucp_mem_map(mca_osc_rdma2_component.ucp_context, &params, memh)) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
+    if (!allocate) {
+        /* Not ucp_mem_query's address: for memory inside a region UCX
+         * allocated or registered before, UCX may hand back that region's
+         * handle, which starts below addr. */
+        *base = addr;
+        return OMPI_SUCCESS;
+    }
     attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS;
     if (UCS_OK != ucp_mem_query(*memh, &attr)) {
         ucp_mem_unmap(mca_osc_rdma2_component.ucp_context, *memh);
