@@ -24,6 +24,8 @@
  *    complete, result buffers untouched); self as target, with the origin
  *    buffer inside the window;
  *  - zero counts for every operation (contiguous and derived types);
+ *  - a window created over the middle of an allocated window's memory
+ *    addresses that memory (Put, Get, then the allocation checked);
  *  - shared windows: Win_shared_query of every rank (size, disp unit,
  *    pointer, contiguity by default, MPI_PROC_NULL query), direct stores
  *    into a neighbour's segment seen by RMA and vice versa.
@@ -499,9 +501,40 @@ static void shared_segments(void)
     OK(MPI_Win_free(&win));
 }
 
+/* A window created over the middle of an allocated window's memory (so
+ * over memory UCX allocated and registered already): Put and Get through
+ * it address that middle, not the allocation. */
+static void created_inside_allocated(void)
+{
+    int *mem, *mid, got = -1, right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    MPI_Win a, c;
+    set_case("window created over the middle of an allocated window");
+    OK(MPI_Win_allocate(64 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &a));
+    OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, a));
+    for (int i = 0; i < 64; ++i) mem[i] = -1;
+    OK(MPI_Win_unlock(rank, a));
+    mid = mem + 16;
+    OK(MPI_Win_create(mid, 16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &c));
+    int v = 100 + rank;
+    OK(MPI_Win_fence(0, c));
+    OK(MPI_Put(&v, 1, MPI_INT, right, 3, 1, MPI_INT, c));
+    OK(MPI_Win_fence(0, c));
+    OK(MPI_Get(&got, 1, MPI_INT, right, 3, 1, MPI_INT, c));
+    OK(MPI_Win_fence(0, c));
+    check_eq("value got back through the created window", 3, 100 + rank, got);
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, a));
+    for (int i = 0; i < 64; ++i) {
+        check_eq("allocated window element", i, 16 + 3 == i ? 100 + left : -1, mem[i]);
+    }
+    OK(MPI_Win_unlock(rank, a));
+    OK(MPI_Win_free(&c));
+    OK(MPI_Win_free(&a));
+}
+
 int main(int argc, char **argv)
 {
     ompix_test_init(&argc, &argv);
+    created_inside_allocated();
     for (int fl = 0; fl < NFLAVORS; ++fl) {
         attributes(fl);
     }
