@@ -138,25 +138,21 @@ int mca_osc_rdma2_ucx_init(void)
     return OMPI_SUCCESS;
 }
 
-static void rdma2_close_eps(void)
+/* Endpoints are not closed one by one: a flushing close waits for peers
+ * that may already have left MPI_Finalize, and UCX 1.13 refuses a forced
+ * close (UCS_ERR_INVALID_PARAM) on endpoints created without peer error
+ * handling.  ucp_worker_destroy releases them. */
+static void rdma2_forget_procs(void)
 {
     opal_hash_table_t *procs = &mca_osc_rdma2_component.procs;
     uint64_t key;
     void *value, *node = NULL;
-    ucp_request_param_t param;
 
-    memset(&param, 0, sizeof(param));
-    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-    param.flags = UCP_EP_CLOSE_FLAG_FORCE;
     while (OPAL_SUCCESS == (NULL == node
                             ? opal_hash_table_get_first_key_uint64(procs, &key, &value, &node)
                             : opal_hash_table_get_next_key_uint64(procs, &key, &value, node,
                                                                   &node))) {
         mca_osc_rdma2_proc_t *proc = (mca_osc_rdma2_proc_t *) value;
-        if (NULL != proc->ep) {
-            /* Forced close: peers may already be gone at finalize. */
-            (void) mca_osc_rdma2_ucx_wait(ucp_ep_close_nbx(proc->ep, &param));
-        }
         free(proc->address);
         free(proc);
     }
@@ -171,7 +167,7 @@ void mca_osc_rdma2_ucx_fini(void)
         return;
     }
     mca_osc_rdma2_thread_stop();
-    rdma2_close_eps();
+    rdma2_forget_procs();
     ucp_rkey_buffer_release(c->pstate_rkey);
     ucp_mem_unmap(c->ucp_context, c->pstate_memh);
     c->ucx_ready = false;
