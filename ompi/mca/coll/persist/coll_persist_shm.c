@@ -18,6 +18,16 @@
  *    Two slots suffice without acknowledgements: a rank starts g + 2 only
  *    after completing g + 1, which needs everybody to have started g + 1,
  *    which they do only after completing g, i.e. after reading slot g % 2.
+ *  - barrier, and allreduce when every contribution fits in one cache line
+ *    next to a counter: the meeting line g % 2 holds a counter and every
+ *    rank's contribution (16-byte aligned); a rank stores it there, then adds
+ *    one to the counter (an atomic read-modify-write, which orders the
+ *    store before it); complete when the counter reaches size times the
+ *    starts that used the line.  Measured on 2 ranks with bare processes:
+ *    0.22-0.24 us per meeting against 0.30-0.34 us for a flag per rank,
+ *    because a rank takes the line once and the others see it at their
+ *    next read, instead of each flag line being invalidated and fetched.
+ *    The reuse argument of the slots holds for the two meeting lines.
  *  - bcast: the root copies into its slot and publishes; the others copy
  *    out and publish done = g.  The root completes at once, so it may run
  *    ahead: it reuses a slot only when every done >= g - nslots.
@@ -52,11 +62,20 @@ typedef struct {
     char data[];
 } shm_slot_t;
 
+typedef struct {
+    volatile uint64_t count;
+    uint64_t pad;                         /* data 16-byte aligned */
+    char data[];                          /* rank r's contribution at r * bytes */
+} shm_meet_t;
+
+#define SHM_MEET_DATA (SHM_LINE - sizeof(shm_meet_t))
+
 struct mca_coll_persist_shm_t {
     mca_coll_persist_shm_kind_t kind;
     int rank, size, root, nslots;
     uint64_t gen;                         /* starts so far */
     bool published;                       /* this start's data is out */
+    bool use_meet;                        /* meeting lines instead of slots */
     int waiting;                          /* first rank not yet seen at gen */
     size_t bytes, slot_bytes;
     const char *src;                      /* contribution, contiguous bytes */
@@ -71,6 +90,9 @@ struct mca_coll_persist_shm_t {
     ptrdiff_t true_lb;
     shm_ctl_t *ctl;
     uint64_t *seen_done;                  /* bcast root: last done read per rank */
+    shm_meet_t *meet;                     /* two meeting lines, or NULL (slots) */
+    uint64_t meet_target[2];              /* count that completes the line's start */
+    size_t meet_stride;                   /* between contributions, 16-byte aligned */
     char *data;
     opal_shmem_ds_t ds;
 };
@@ -87,14 +109,21 @@ static bool arrived(mca_coll_persist_shm_t *s, int rank)
     return slot(s, rank, s->gen)->seq >= s->gen;
 }
 
+/* In place, the result overwrites the contribution before it is reduced:
+ * keep it where contribution() finds it. */
+static void keep_own(mca_coll_persist_shm_t *s)
+{
+    if (NULL != s->own_copy) {
+        memcpy(s->own_copy, s->src, s->bytes);
+    }
+}
+
 static void publish(mca_coll_persist_shm_t *s)
 {
     shm_slot_t *mine = slot(s, s->rank, s->gen);
     if (s->bytes > 0 && NULL != s->src) {
         memcpy(mine->data, s->src, s->bytes);
-        if (NULL != s->own_copy) {
-            memcpy(s->own_copy, s->src, s->bytes);
-        }
+        keep_own(s);
     }
     opal_atomic_wmb();
     mine->seq = s->gen;
@@ -114,12 +143,38 @@ static bool all_arrived(mca_coll_persist_shm_t *s)
     return true;
 }
 
+static shm_meet_t *meet_line(mca_coll_persist_shm_t *s)
+{
+    return (shm_meet_t *) ((char *) s->meet + (s->gen % 2) * SHM_LINE);
+}
+
 /* Rank j's contribution to this start.  Our own is read from private
  * memory: reading our slot back while the others read it too costs a
  * cache-line round trip (2 ranks here: 0.37 against 0.31 us per exchange). */
 static const char *contribution(mca_coll_persist_shm_t *s, int j)
 {
-    return j == s->rank ? s->own : slot(s, j, s->gen)->data;
+    if (j == s->rank) {
+        return s->own;
+    }
+    return NULL != s->meet ? meet_line(s)->data + (size_t) j * s->meet_stride
+                           : slot(s, j, s->gen)->data;
+}
+
+static void meet_publish(mca_coll_persist_shm_t *s)
+{
+    shm_meet_t *m = meet_line(s);
+    if (s->bytes > 0) {
+        memcpy(m->data + (size_t) s->rank * s->meet_stride, s->src, s->bytes);
+        keep_own(s);
+    }
+    s->meet_target[s->gen % 2] += (uint64_t) s->size;
+    (void) __atomic_fetch_add(&m->count, 1, __ATOMIC_RELEASE);
+    s->published = true;
+}
+
+static bool meet_all_arrived(mca_coll_persist_shm_t *s)
+{
+    return __atomic_load_n(&meet_line(s)->count, __ATOMIC_ACQUIRE) >= s->meet_target[s->gen % 2];
 }
 
 /* result = x0 op (x1 op (... op x(p-1))) */
@@ -214,9 +269,9 @@ bool mca_coll_persist_shm_advance(mca_coll_persist_shm_t *s)
     case MCA_COLL_PERSIST_SHM_BARRIER:
     case MCA_COLL_PERSIST_SHM_ALLREDUCE:      /* a barrier is an allreduce of nothing */
         if (!s->published) {
-            publish(s);
+            NULL != s->meet ? meet_publish(s) : publish(s);
         }
-        if (!all_arrived(s)) {
+        if (!(NULL != s->meet ? meet_all_arrived(s) : all_arrived(s))) {
             return false;
         }
         reduce_in_rank_order(s);
@@ -314,6 +369,10 @@ static int map_segment(ompi_communicator_t *comm, mca_coll_persist_shm_t *s, siz
     /* opal shmem puts its own header first: align the control lines */
     s->ctl = (shm_ctl_t *) OPAL_ALIGN((uintptr_t) base, SHM_LINE, uintptr_t);
     s->data = (char *) (s->ctl + s->size);
+    if (s->use_meet) {
+        s->meet = (shm_meet_t *) s->data;
+        s->data += 2 * SHM_LINE;
+    }
     *all_ok = NULL != base;
     return rc;
 }
@@ -347,6 +406,9 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
     s->size = ompi_comm_size(comm);
     s->root = root;
     s->nslots = MCA_COLL_PERSIST_SHM_BCAST == kind ? mca_coll_persist_component.shm_bcast_depth : 2;
+    s->meet_stride = OPAL_ALIGN(bytes, 16, size_t);
+    s->use_meet = MCA_COLL_PERSIST_SHM_BCAST != kind &&
+                  (size_t) s->size * s->meet_stride <= SHM_MEET_DATA;
     s->bytes = bytes;
     s->slot_bytes = OPAL_ALIGN(sizeof(shm_slot_t) + bytes, SHM_LINE, size_t);
     s->count = count;
@@ -376,7 +438,7 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
 
     rc = mca_coll_persist_request_new(comm, op, dtype, 0, &b);
     if (OMPI_SUCCESS == rc) {
-        size_t len = SHM_LINE
+        size_t len = SHM_LINE + (s->use_meet ? 2 * SHM_LINE : 0)
                      + (size_t) s->size * (sizeof(shm_ctl_t) + (size_t) s->nslots * s->slot_bytes);
         rc = map_segment(comm, s, len, b.req->tag, contiguous, &all_ok);
     }
