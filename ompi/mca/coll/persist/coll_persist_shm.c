@@ -65,7 +65,7 @@ typedef struct {
 typedef struct {
     volatile uint64_t count;
     uint64_t pad;                         /* data 16-byte aligned */
-    char data[];                          /* rank r's contribution at r * bytes */
+    char data[];                          /* rank r's contribution at r * meet_stride */
 } shm_meet_t;
 
 #define SHM_MEET_DATA (SHM_LINE - sizeof(shm_meet_t))
