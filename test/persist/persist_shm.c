@@ -25,7 +25,8 @@ static void jitter(int r, int it)
     }
 }
 
-static void allreduce_skewed(MPI_Comm comm)
+/* n = 1 meets on the meeting line (2-3 ranks), n = 3 uses slots. */
+static void allreduce_skewed(MPI_Comm comm, int n)
 {
     int me, np;
     long in[3], out[3];
@@ -33,17 +34,17 @@ static void allreduce_skewed(MPI_Comm comm)
 
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &np);
-    CHECK(MPI_SUCCESS == MPIX_Allreduce_init(in, out, 3, MPI_LONG, MPI_SUM, comm,
+    CHECK(MPI_SUCCESS == MPIX_Allreduce_init(in, out, n, MPI_LONG, MPI_SUM, comm,
                                              MPI_INFO_NULL, &req));
     for (int it = 0; it < STARTS; ++it) {
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < n; ++k) {
             in[k] = (long) (me + 1) * (it + 1) + k;
             out[k] = -1;
         }
         jitter(me, it);
         MPI_Start(&req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < n; ++k) {
             long want = (long) np * (np + 1) / 2 * (it + 1) + (long) k * np;
             if (out[k] != want) {
                 CHECK(out[k] == want);
@@ -288,7 +289,8 @@ int main(int argc, char **argv)
     MPI_Comm half, dup;
 
     ompix_test_init(&argc, &argv);
-    allreduce_skewed(MPI_COMM_WORLD);
+    allreduce_skewed(MPI_COMM_WORLD, 1);
+    allreduce_skewed(MPI_COMM_WORLD, 3);
     for (int root = 0; root < size; ++root) {
         bcast_root_ahead(MPI_COMM_WORLD, root);
     }
@@ -296,11 +298,11 @@ int main(int argc, char **argv)
 
     /* sub-communicators: ranks renumbered, reversed, and a one-rank half */
     MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half);
-    allreduce_skewed(half);
+    allreduce_skewed(half, 1);
     bcast_root_ahead(half, 0);
     barrier_skewed(half);
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    allreduce_skewed(dup);
+    allreduce_skewed(dup, 3);
     bcast_root_ahead(dup, size - 1);
     MPI_Comm_free(&dup);
     MPI_Comm_free(&half);

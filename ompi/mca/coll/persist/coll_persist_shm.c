@@ -18,16 +18,18 @@
  *    Two slots suffice without acknowledgements: a rank starts g + 2 only
  *    after completing g + 1, which needs everybody to have started g + 1,
  *    which they do only after completing g, i.e. after reading slot g % 2.
- *  - barrier, and allreduce when every contribution fits in one cache line
- *    next to a counter: the meeting line g % 2 holds a counter and every
- *    rank's contribution (16-byte aligned); a rank stores it there, then adds
- *    one to the counter (an atomic read-modify-write, which orders the
- *    store before it); complete when the counter reaches size times the
- *    starts that used the line.  Measured on 2 ranks with bare processes:
- *    0.22-0.24 us per meeting against 0.30-0.34 us for a flag per rank,
- *    because a rank takes the line once and the others see it at their
- *    next read, instead of each flag line being invalidated and fetched.
- *    The reuse argument of the slots holds for the two meeting lines.
+ *  - barrier, and allreduce when every contribution fits twice in one
+ *    cache line next to a counter: the meeting line holds a counter and,
+ *    for each rank, two contribution places (start parity g % 2); a rank
+ *    stores its contribution in place g % 2, then adds one to the counter
+ *    (an atomic read-modify-write, which orders the store before it);
+ *    complete when the counter reaches size times the starts so far.  The
+ *    slots' reuse argument makes two places enough.  Measured on 2 ranks
+ *    with bare processes: 0.22-0.24 us per meeting against 0.30-0.34 us
+ *    for a flag line per rank, because a rank takes the line once and the
+ *    others see it at their next read.  One line, not one per parity: a
+ *    rank that sees the meeting complete already holds the line its next
+ *    start adds to (two lines alternating cost one more transfer a start).
  *  - bcast: the root copies into its slot and publishes; the others copy
  *    out and publish done = g.  The root completes at once, so it may run
  *    ahead: it reuses a slot only when every done >= g - nslots.
@@ -64,8 +66,7 @@ typedef struct {
 
 typedef struct {
     volatile uint64_t count;
-    uint64_t pad;                         /* data 16-byte aligned */
-    char data[];                          /* rank r's contribution at r * meet_stride */
+    char data[];                          /* see meet_place() */
 } shm_meet_t;
 
 #define SHM_MEET_DATA (SHM_LINE - sizeof(shm_meet_t))
@@ -90,9 +91,9 @@ struct mca_coll_persist_shm_t {
     ptrdiff_t true_lb;
     shm_ctl_t *ctl;
     uint64_t *seen_done;                  /* bcast root: last done read per rank */
-    shm_meet_t *meet;                     /* two meeting lines, or NULL (slots) */
-    uint64_t meet_target[2];              /* count that completes the line's start */
-    size_t meet_stride;                   /* between contributions, 16-byte aligned */
+    shm_meet_t *meet;                     /* the meeting line, or NULL (slots) */
+    uint64_t meet_target;                 /* count that completes this start */
+    size_t meet_stride;                   /* between contributions, 8-byte aligned */
     char *data;
     opal_shmem_ds_t ds;
 };
@@ -143,9 +144,10 @@ static bool all_arrived(mca_coll_persist_shm_t *s)
     return true;
 }
 
-static shm_meet_t *meet_line(mca_coll_persist_shm_t *s)
+/* Where rank j's contribution to this start sits in the meeting line. */
+static char *meet_place(mca_coll_persist_shm_t *s, int j)
 {
-    return (shm_meet_t *) ((char *) s->meet + (s->gen % 2) * SHM_LINE);
+    return s->meet->data + ((size_t) j * 2 + s->gen % 2) * s->meet_stride;
 }
 
 /* Rank j's contribution to this start.  Our own is read from private
@@ -156,25 +158,23 @@ static const char *contribution(mca_coll_persist_shm_t *s, int j)
     if (j == s->rank) {
         return s->own;
     }
-    return NULL != s->meet ? meet_line(s)->data + (size_t) j * s->meet_stride
-                           : slot(s, j, s->gen)->data;
+    return NULL != s->meet ? meet_place(s, j) : slot(s, j, s->gen)->data;
 }
 
 static void meet_publish(mca_coll_persist_shm_t *s)
 {
-    shm_meet_t *m = meet_line(s);
     if (s->bytes > 0) {
-        memcpy(m->data + (size_t) s->rank * s->meet_stride, s->src, s->bytes);
+        memcpy(meet_place(s, s->rank), s->src, s->bytes);
         keep_own(s);
     }
-    s->meet_target[s->gen % 2] += (uint64_t) s->size;
-    (void) __atomic_fetch_add(&m->count, 1, __ATOMIC_RELEASE);
+    s->meet_target += (uint64_t) s->size;
+    (void) __atomic_fetch_add(&s->meet->count, 1, __ATOMIC_RELEASE);
     s->published = true;
 }
 
 static bool meet_all_arrived(mca_coll_persist_shm_t *s)
 {
-    return __atomic_load_n(&meet_line(s)->count, __ATOMIC_ACQUIRE) >= s->meet_target[s->gen % 2];
+    return __atomic_load_n(&s->meet->count, __ATOMIC_ACQUIRE) >= s->meet_target;
 }
 
 /* result = x0 op (x1 op (... op x(p-1))) */
@@ -371,7 +371,7 @@ static int map_segment(ompi_communicator_t *comm, mca_coll_persist_shm_t *s, siz
     s->data = (char *) (s->ctl + s->size);
     if (s->use_meet) {
         s->meet = (shm_meet_t *) s->data;
-        s->data += 2 * SHM_LINE;
+        s->data += SHM_LINE;
     }
     *all_ok = NULL != base;
     return rc;
@@ -406,9 +406,10 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
     s->size = ompi_comm_size(comm);
     s->root = root;
     s->nslots = MCA_COLL_PERSIST_SHM_BCAST == kind ? mca_coll_persist_component.shm_bcast_depth : 2;
-    s->meet_stride = OPAL_ALIGN(bytes, 16, size_t);
-    s->use_meet = MCA_COLL_PERSIST_SHM_BCAST != kind &&
-                  (size_t) s->size * s->meet_stride <= SHM_MEET_DATA;
+    /* 8-byte places: types that want more alignment (long double) use slots */
+    s->meet_stride = OPAL_ALIGN(bytes, 8, size_t);
+    s->use_meet = MCA_COLL_PERSIST_SHM_BCAST != kind && (NULL == dtype || dtype->super.align <= 8)
+                  && 2 * (size_t) s->size * s->meet_stride <= SHM_MEET_DATA;
     s->bytes = bytes;
     s->slot_bytes = OPAL_ALIGN(sizeof(shm_slot_t) + bytes, SHM_LINE, size_t);
     s->count = count;
@@ -438,7 +439,7 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
 
     rc = mca_coll_persist_request_new(comm, op, dtype, 0, &b);
     if (OMPI_SUCCESS == rc) {
-        size_t len = SHM_LINE + (s->use_meet ? 2 * SHM_LINE : 0)
+        size_t len = SHM_LINE + (s->use_meet ? SHM_LINE : 0)
                      + (size_t) s->size * (sizeof(shm_ctl_t) + (size_t) s->nslots * s->slot_bytes);
         rc = map_segment(comm, s, len, b.req->tag, contiguous, &all_ok);
     }
