@@ -105,7 +105,9 @@ static int persist_start(size_t count, ompi_request_t **requests)
         req->super.super.req_complete = REQUEST_PENDING;
         req->super.super.req_state = OMPI_REQUEST_ACTIVE;
         req->round = -1;
-        run_actions(req, 0, req->pre_actions);
+        if (req->pre_actions > 0) {
+            run_actions(req, 0, req->pre_actions);
+        }
         if (NULL != req->shm ? mca_coll_persist_shm_start(req->shm) : advance(req)) {
             complete(req);
             continue;
