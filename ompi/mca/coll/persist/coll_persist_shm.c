@@ -65,7 +65,6 @@ typedef struct {
     char data[];
 } shm_slot_t;
 
-
 struct mca_coll_persist_shm_t {
     mca_coll_persist_shm_kind_t kind;
     int rank, size, root, nslots;
@@ -421,9 +420,6 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
                   && s->meet_data + 2 * (size_t) s->size * s->meet_stride <= SHM_LINE;
     s->bytes = bytes;
     s->slot_bytes = OPAL_ALIGN(sizeof(shm_slot_t) + bytes, SHM_LINE, size_t);
-    if (MCA_COLL_PERSIST_SHM_BCAST == kind && OPAL_ALIGN(sizeof(shm_slot_t) + bytes, 16, size_t) <= SHM_LINE / 2) {
-        s->slot_bytes = OPAL_ALIGN(sizeof(shm_slot_t) + bytes, 16, size_t);
-    }
     s->count = count;
     s->dtype = dtype;
     s->op = op;
