@@ -98,6 +98,7 @@ void mca_osc_rdma2_thread_stop(void);
 /* Per-window state block (UCX-allocated, one per rank).  Lock words of the
  * two-level lock (see docs/ARCHITECTURE.md); `global` is only used at rank 0. */
 #define RDMA2_FENCE_ROUNDS 32         /* log2 of the largest communicator */
+#define RDMA2_FENCE_MEET_MAX 8        /* a fence word per rank in one cache line */
 
 typedef struct mca_osc_rdma2_state_t {
     volatile uint64_t global;       /* high 32 bits: lock_all holders; low: exclusive holders */
@@ -109,6 +110,7 @@ typedef struct mca_osc_rdma2_state_t {
     volatile uint64_t mixed;        /* element mode: lock-mode memory overlaps ours
                                      * (osc_rdma2_overlap.c); read by every accumulate */
     uint64_t pad3[7];
+    volatile uint64_t fence_meet[RDMA2_FENCE_MEET_MAX]; /* rank 0's: fence meeting line */
     volatile uint64_t fence_round[RDMA2_FENCE_ROUNDS];  /* fence barrier, see osc_rdma2_active.c */
     volatile uint64_t posted[];     /* PSCW: posted[t] = posts received from rank t */
 } mca_osc_rdma2_state_t;
@@ -255,6 +257,7 @@ typedef struct mca_osc_rdma2_module_t {
     bool posts_pending;             /* state adds posted through UCX since creation */
 
     uint64_t fence_epoch;           /* fences entered */
+    volatile uint64_t *fence_meet;  /* rank 0's meeting line, or NULL (dissemination) */
 
     /* PSCW */
     rdma2_group_cache_t post_cache; /* rank translation of the last groups */

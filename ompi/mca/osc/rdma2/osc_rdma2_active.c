@@ -2,7 +2,7 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * Active target: fence (complete our operations, then a barrier over
- * counters in the state blocks) and post/start/complete/wait/test.
+ * words in the state blocks) and post/start/complete/wait/test.
  *
  * PSCW uses monotonically increasing counters, no slots and no retries:
  * a target's post adds 1 to posted[target] in each origin's state block;
@@ -72,6 +72,23 @@ static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
     return ret;
 }
 
+/* When every peer is mapped and the ranks fit in one cache line, they
+ * meet on rank 0's meeting line instead: each stores the number of fences
+ * it entered into its word, then waits for every word to reach it.  A rank
+ * sees everybody with one line transfer, where dissemination moves the
+ * line of each counter both ways and takes a locked add (put + fence
+ * ping-pong on 2 ranks here: 0.22 against 0.49 us).  Words only grow, and
+ * a rank already in the next fence has a larger one, so no reset is needed. */
+static void rdma2_fence_meet(mca_osc_rdma2_module_t *module)
+{
+    uint64_t epoch = ++module->fence_epoch;
+
+    __atomic_store_n(&module->fence_meet[module->my_rank], epoch, __ATOMIC_RELEASE);
+    for (int j = 0; j < module->size_comm; ++j) {
+        rdma2_wait_ge(module, &module->fence_meet[j], epoch);
+    }
+}
+
 int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
 {
     mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
@@ -87,7 +104,9 @@ int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
     if (!(assert & MPI_MODE_NOPRECEDE)) {
         ret = mca_osc_rdma2_complete_all(module);
     }
-    if (OMPI_SUCCESS == ret) {
+    if (OMPI_SUCCESS == ret && NULL != module->fence_meet) {
+        rdma2_fence_meet(module);
+    } else if (OMPI_SUCCESS == ret) {
         ret = rdma2_fence_barrier(module);
     }
     opal_atomic_mb();

@@ -334,13 +334,24 @@ static int rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
         direct = OPAL_PROC_ON_LOCAL_NODE(proc->super.proc_flags) || i == module->my_rank;
     }
     if (direct && module->size_comm > 1) {
-        /* Probe one neighbour: same transports serve all same-node peers. */
+        /* Probe one neighbour (the same transports serve all same-node
+         * peers) and rank 0, whose state block holds the fence meeting line. */
         ret = mca_osc_rdma2_peer(module, (module->my_rank + 1) % module->size_comm, &peer);
         direct = OMPI_SUCCESS == ret && NULL != peer->state_ptr;
+        if (direct) {
+            ret = mca_osc_rdma2_peer(module, 0, &peer);
+            direct = OMPI_SUCCESS == ret && NULL != peer->state_ptr;
+        }
     }
     ret = comm->c_coll->coll_allreduce(MPI_IN_PLACE, &direct, 1, MPI_INT, MPI_LAND, comm,
                                        comm->c_coll->coll_allreduce_module);
     module->acc_mode = direct ? RDMA2_ACC_ELEMENT : RDMA2_ACC_LOCK;
+    if (OMPI_SUCCESS == ret && direct && module->size_comm <= RDMA2_FENCE_MEET_MAX) {
+        ret = mca_osc_rdma2_peer(module, 0, &peer);
+        if (OMPI_SUCCESS == ret) {
+            module->fence_meet = peer->state_ptr->fence_meet;
+        }
+    }
     return ret;
 }
 
