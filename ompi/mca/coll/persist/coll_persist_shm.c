@@ -7,10 +7,11 @@
  * reading the other ranks' sequence words.  No point-to-point request,
  * no matching, no PML on the start path.
  *
- * Every rank owns nslots slots and one line for done (the last broadcast
- * it copied out).  Start g uses slot g % nslots: a sequence word (the
- * start that last wrote the slot) followed by the data, so that a reader
- * gets both with one cache-line transfer for small messages.
+ * Every rank owns one line for done (the last broadcast it copied out)
+ * and nslots slots, unless the ranks meet on the meeting line below.
+ * Start g uses slot g % nslots: a sequence word (the start that last
+ * wrote the slot) followed by the data, so that a reader gets both with
+ * one cache-line transfer for small messages.
  *  - barrier: publish seq = g; complete when every seq >= g.
  *  - allreduce: copy the contribution into my slot, publish; once every
  *    seq >= g, every rank reduces all slots in rank order (so the result
@@ -447,8 +448,9 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
 
     rc = mca_coll_persist_request_new(comm, op, dtype, 0, &b);
     if (OMPI_SUCCESS == rc) {
-        size_t len = SHM_LINE + (s->use_meet ? SHM_LINE : 0)
-                     + (size_t) s->size * (sizeof(shm_ctl_t) + (size_t) s->nslots * s->slot_bytes);
+        /* alignment slack, done lines, then the meeting line or the slots */
+        size_t meet_or_slots = s->use_meet ? SHM_LINE : (size_t) s->size * s->nslots * s->slot_bytes;
+        size_t len = SHM_LINE + (size_t) s->size * sizeof(shm_ctl_t) + meet_or_slots;
         rc = map_segment(comm, s, len, b.req->tag, contiguous, &all_ok);
     }
     if (OMPI_SUCCESS != rc || !all_ok) {
