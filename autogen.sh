@@ -11,9 +11,12 @@ comps=""
 for d in ompi/mpiext/*/; do
     [ -f "$d/configure.m4" ] && exts="$exts $(basename "$d")"
 done
-for d in ompi/mca/*/*/; do
+# Common libraries first, as in Open MPI: the components and extensions
+# link them.
+for d in ompi/mca/common/*/ ompi/mca/*/*/; do
     [ -f "$d/Makefile.am" ] || continue
     comp=$(basename "$d"); fw=$(basename "$(dirname "$d")")
+    case " $comps " in *" $fw:$comp "*) continue ;; esac
     comps="$comps $fw:$comp"
 done
 {

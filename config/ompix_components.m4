@@ -60,7 +60,18 @@ OMPIX_EOF
 dnl OMPIX_CONFIGURE_COMPONENTS: for each MCA component FW:COMP, run
 dnl MCA_ompi_FW_COMP_CONFIG (or just configure its Makefile when it has no
 dnl configure.m4), always as a DSO, installed into OMPIX_COMPONENT_DIR.
+dnl Common libraries (ompi/mca/common/NAME, listed first by autogen.sh, as
+dnl Open MPI configures its "common" framework first) are shared libraries
+dnl installed into LIBDIR, built before the extensions and components that
+dnl link them: OMPIX_COMMON_SUBDIRS, and OMPIX_COMMON_LIBS for libompix.
+dnl A COMPILE_MODE macro of a common library applies to Open MPI trees only.
 AC_DEFUN([OMPIX_CONFIGURE_COMPONENTS], [
+    dnl Names Open MPI's Makefiles use: library prefixes (empty unless
+    dnl Open MPI was configured with one) and the top of its source tree,
+    dnl which ompix's sources include from as Open MPI's do.
+    AC_SUBST([OMPI_LIB_PREFIX], [])
+    AC_SUBST([OPAL_LIB_PREFIX], [])
+    CPPFLAGS="$CPPFLAGS -I\$(top_srcdir)"
     AC_ARG_WITH([component-dir],
         [AS_HELP_STRING([--with-component-dir=DIR],
             [where to install the mca_<fw>_<comp>.so components (default: Open MPI's own component directory when --prefix is not given, else LIBDIR/openmpi)])])
@@ -71,10 +82,14 @@ AC_DEFUN([OMPIX_CONFIGURE_COMPONENTS], [
           [ompilibdir='${libdir}/openmpi'])
     AC_SUBST([ompilibdir])
     OMPIX_MCA_SUBDIRS=""
+    OMPIX_COMMON_SUBDIRS=""
+    OMPIX_COMMON_LIBS=""
     m4_foreach_w([ompix_comp], ompix_mca_list,
         [_OMPIX_CONFIGURE_COMPONENT(m4_bpatsubst(ompix_comp, [:.*]),
                                     m4_bpatsubst(ompix_comp, [.*:]))])
     AC_SUBST([OMPIX_MCA_SUBDIRS])
+    AC_SUBST([OMPIX_COMMON_SUBDIRS])
+    AC_SUBST([OMPIX_COMMON_LIBS])
 ])
 
 AC_DEFUN([_OMPIX_CONFIGURE_COMPONENT], [
@@ -87,6 +102,9 @@ AC_DEFUN([_OMPIX_CONFIGURE_COMPONENT], [
     AC_MSG_CHECKING([whether to build component $1 $2])
     AS_IF([test $ompix_should_build -eq 1],
           [AC_MSG_RESULT([yes])
-           OMPIX_MCA_SUBDIRS="$OMPIX_MCA_SUBDIRS ompi/mca/$1/$2"],
+           m4_if([$1], [common],
+                 [OMPIX_COMMON_SUBDIRS="$OMPIX_COMMON_SUBDIRS ompi/mca/$1/$2"
+                  OMPIX_COMMON_LIBS="$OMPIX_COMMON_LIBS ompi/mca/$1/$2/libmca_$1_$2.la"],
+                 [OMPIX_MCA_SUBDIRS="$OMPIX_MCA_SUBDIRS ompi/mca/$1/$2"])],
           [AC_MSG_RESULT([no])])
 ])

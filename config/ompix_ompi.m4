@@ -85,23 +85,27 @@ AC_DEFUN([OMPIX_CHECK_OMPI_HEADERS_COMPILE], [
         [AC_MSG_RESULT([yes])],
         [AC_MSG_RESULT([no])
          AC_MSG_ERROR([Open MPI 4.1's internal headers do not compile with $CC $CFLAGS; see config.log])])
-    dnl Some distributions ship ompi/op/op.h without a header it includes.
-    AC_MSG_CHECKING([whether ompi/op/op.h compiles])
-    CPPFLAGS="$CPPFLAGS $OMPIX_OMPI_CPPFLAGS"
-    AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+    dnl Installed Open MPI headers may include headers by source-tree paths
+    dnl (Debian's ompi/op/op.h, opal/mca/common/ucx/common_ucx.h); ompix's
+    dnl config/include supplies those, only when needed.
+    m4_define([_OMPIX_INTERNAL_HEADERS], [AC_LANG_PROGRAM([[
 #include "ompi_config.h"
 #include "ompi/op/op.h"
-]], [[return NULL == &ompi_mpi_op_sum;]])],
+#if defined(__has_include)
+#if __has_include(<ucp/api/ucp.h>)
+#include "opal/mca/common/ucx/common_ucx.h"
+#endif
+#endif
+]], [[return NULL == &ompi_mpi_op_sum;]])])
+    AC_MSG_CHECKING([whether ompi/op/op.h and opal's common_ucx.h compile])
+    AC_COMPILE_IFELSE([_OMPIX_INTERNAL_HEADERS],
         [AC_MSG_RESULT([yes])],
         [ompix_abs_srcdir=`cd "$srcdir" && pwd`
          CPPFLAGS="$ompix_save_CPPFLAGS $OMPIX_OMPI_CPPFLAGS -isystem $ompix_abs_srcdir/config/include"
-         AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
-#include "ompi_config.h"
-#include "ompi/op/op.h"
-]], [[return NULL == &ompi_mpi_op_sum;]])],
-            [AC_MSG_RESULT([with ompix's fint_2_int.h])
+         AC_COMPILE_IFELSE([_OMPIX_INTERNAL_HEADERS],
+            [AC_MSG_RESULT([with ompix's config/include])
              OMPIX_OMPI_CPPFLAGS="$OMPIX_OMPI_CPPFLAGS -isystem \$(abs_top_srcdir)/config/include"],
             [AC_MSG_RESULT([no])
-             AC_MSG_ERROR([Open MPI's ompi/op/op.h does not compile; see config.log])])])
+             AC_MSG_ERROR([Open MPI's internal headers ompi/op/op.h or opal/mca/common/ucx/common_ucx.h do not compile; see config.log])])])
     CPPFLAGS="$ompix_save_CPPFLAGS"
 ])

@@ -12,7 +12,6 @@
 
 #include <ucp/api/ucp.h>
 
-#include "opal/class/opal_hash_table.h"
 #include "opal/sys/atomic.h"
 #include "opal/threads/mutex.h"
 #include "opal/util/output.h"
@@ -23,6 +22,8 @@
 #include "ompi/op/op.h"
 #include "ompi/request/request.h"
 #include "ompi/win/win.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_ucx.h"
 
 BEGIN_C_DECLS
 
@@ -38,13 +39,6 @@ typedef struct mca_osc_rdma2_pstate_t {
     uint64_t pad[7];
 } mca_osc_rdma2_pstate_t;
 
-/* What we know about one remote process, shared by all windows. */
-typedef struct mca_osc_rdma2_proc_t {
-    ucp_ep_h ep;                    /* created on first use */
-    void *address;                  /* its worker address (copied) */
-    size_t address_len;
-} mca_osc_rdma2_proc_t;
-
 typedef struct mca_osc_rdma2_component_t {
     ompi_osc_base_component_t super;
     int priority;
@@ -57,10 +51,9 @@ typedef struct mca_osc_rdma2_component_t {
     bool enable_mpi_threads;
     bool ucx_ready;                 /* context and worker created */
     bool ucx_failed;                /* UCX could not start: decline every window */
-    ucp_context_h ucp_context;
-    ucp_worker_h ucp_worker;
+    mca_common_ompix_ucx_t ucx;     /* our context, worker and endpoint table */
+    bool thread_polls;              /* the progress thread polls our worker */
     int num_modules;                /* live windows; progress registered while > 0 */
-    opal_hash_table_t procs;        /* ompi_proc_t * -> mca_osc_rdma2_proc_t * */
     opal_list_t element_ranges;     /* local memory of element-mode windows */
     ucp_mem_h pstate_memh;
     mca_osc_rdma2_pstate_t *pstate;
@@ -77,12 +70,11 @@ enum {
     RDMA2_THREAD_ALWAYS = 2,
 };
 
-/* osc_rdma2_thread.c: the progress thread that keeps targets passive when
- * peers reach them through UCX's active-message emulation. */
+/* osc_rdma2_ucx.c: the progress thread (common/ompix's) polls our worker
+ * so that targets reached through UCX's active-message emulation stay
+ * passive; osc_rdma2_progress_thread says for which windows. */
 bool mca_osc_rdma2_thread_wanted(bool emulated);
 int mca_osc_rdma2_thread_start(void);
-void mca_osc_rdma2_thread_note_progress(void);
-void mca_osc_rdma2_thread_stop(void);
 
 #define RDMA2_VERBOSE(level, ...)                                              \
     do {                                                                        \
@@ -178,7 +170,6 @@ enum { RDMA2_LOCK_NONE = 0, RDMA2_LOCK_SHARED, RDMA2_LOCK_EXCLUSIVE, RDMA2_LOCK_
 /* One target as seen from this rank, set up on first access. */
 typedef struct mca_osc_rdma2_peer_t {
     int rank;
-    mca_osc_rdma2_proc_t *proc;
     ucp_ep_h ep;                    /* NULL for self */
     uint64_t base;                  /* remote address of window memory */
     uint64_t size;
@@ -293,14 +284,14 @@ static inline bool mca_osc_rdma2_peer_mixed(const mca_osc_rdma2_peer_t *peer)
 }
 
 /* ---------------------------------------------------------------------- */
-/* osc_rdma2_ucx.c: UCX context, worker, endpoints, blocking helpers       */
+/* osc_rdma2_ucx.c: UCX context and worker (common/ompix), the process     */
+/* state block, progress, and blocking helpers over opal's common/ucx      */
+
+#define RDMA2_UCX (&mca_osc_rdma2_component.ucx)
 
 int mca_osc_rdma2_ucx_init(void);
 void mca_osc_rdma2_ucx_fini(void);
 int mca_osc_rdma2_progress(void);
-int mca_osc_rdma2_proc_ep(ompi_proc_t *proc, ucp_ep_h *ep);
-bool mca_osc_rdma2_proc_known(ompi_proc_t *proc);
-int mca_osc_rdma2_proc_set_address(ompi_proc_t *proc, const void *addr, size_t len);
 int mca_osc_rdma2_ucx_wait(ucs_status_ptr_t sp);
 int mca_osc_rdma2_ucx_check(ucs_status_ptr_t sp);
 int mca_osc_rdma2_ucx_flush_ep(ucp_ep_h ep);
@@ -310,8 +301,6 @@ int mca_osc_rdma2_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t op, uint64_t value, ui
 int mca_osc_rdma2_ucx_atomic_post(ucp_ep_h ep, uint64_t value, uint64_t addr, ucp_rkey_h rkey);
 int mca_osc_rdma2_ucx_cswap(ucp_ep_h ep, uint64_t compare, uint64_t *swap_result, size_t size,
                             uint64_t addr, ucp_rkey_h rkey);
-int mca_osc_rdma2_ucx_mem_map(void *addr, size_t size, bool allocate, ucp_mem_h *memh,
-                              void **base);
 int mca_osc_rdma2_ucx_rkey_pack(ucp_mem_h memh, void **buf, size_t *len);
 
 /* ---------------------------------------------------------------------- */

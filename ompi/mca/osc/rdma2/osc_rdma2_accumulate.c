@@ -132,25 +132,24 @@ static bool rdma2_native_op(const rdma2_acc_t *acc, size_t wsize, ucp_atomic_op_
 
 static uint64_t rdma2_cpu_native(volatile void *w, size_t wsize, ucp_atomic_op_t uop, uint64_t v)
 {
-#define RDMA2_CPU_OP(T, p)                                                              \
-    switch (uop) {                                                                      \
-    case UCP_ATOMIC_OP_SWAP: return __atomic_exchange_n((T *) p, (T) v, __ATOMIC_ACQ_REL); \
-    case UCP_ATOMIC_OP_ADD: return __atomic_fetch_add((T *) p, (T) v, __ATOMIC_ACQ_REL);   \
-    case UCP_ATOMIC_OP_AND: return __atomic_fetch_and((T *) p, (T) v, __ATOMIC_ACQ_REL);   \
-    case UCP_ATOMIC_OP_OR: return __atomic_fetch_or((T *) p, (T) v, __ATOMIC_ACQ_REL);     \
-    default: return __atomic_fetch_xor((T *) p, (T) v, __ATOMIC_ACQ_REL);                  \
+    mca_common_ompix_atomic_op_t op;
+
+    switch (uop) {
+    case UCP_ATOMIC_OP_SWAP: op = MCA_COMMON_OMPIX_ATOMIC_SWAP; break;
+    case UCP_ATOMIC_OP_ADD:  op = MCA_COMMON_OMPIX_ATOMIC_ADD; break;
+    case UCP_ATOMIC_OP_AND:  op = MCA_COMMON_OMPIX_ATOMIC_AND; break;
+    case UCP_ATOMIC_OP_OR:   op = MCA_COMMON_OMPIX_ATOMIC_OR; break;
+    default:                 op = MCA_COMMON_OMPIX_ATOMIC_XOR; break;
     }
-    if (8 == wsize) {
-        RDMA2_CPU_OP(volatile uint64_t, w)
-    }
-    RDMA2_CPU_OP(volatile uint32_t, w)
-#undef RDMA2_CPU_OP
+    return 8 == wsize ? mca_common_ompix_atomic_fetch_op_64((volatile uint64_t *) w, op, v)
+                      : mca_common_ompix_atomic_fetch_op_32((volatile uint32_t *) w, op,
+                                                            (uint32_t) v);
 }
 
 static uint64_t rdma2_cpu_load(volatile void *w, size_t wsize)
 {
-    return 8 == wsize ? __atomic_load_n((volatile uint64_t *) w, __ATOMIC_ACQUIRE)
-                      : __atomic_load_n((volatile uint32_t *) w, __ATOMIC_ACQUIRE);
+    return 8 == wsize ? mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) w)
+                      : mca_common_ompix_atomic_load_acq_32((volatile uint32_t *) w);
 }
 
 /* Returns true if the word still held `*cur` and now holds nv; else
@@ -158,12 +157,10 @@ static uint64_t rdma2_cpu_load(volatile void *w, size_t wsize)
 static bool rdma2_cpu_cas(volatile void *w, size_t wsize, uint64_t *cur, uint64_t nv)
 {
     if (8 == wsize) {
-        return __atomic_compare_exchange_n((volatile uint64_t *) w, cur, nv, false,
-                                           __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        return mca_common_ompix_atomic_cswap_64((volatile uint64_t *) w, cur, nv);
     }
     uint32_t c32 = (uint32_t) *cur;
-    bool ok = __atomic_compare_exchange_n((volatile uint32_t *) w, &c32, (uint32_t) nv, false,
-                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    bool ok = mca_common_ompix_atomic_cswap_32((volatile uint32_t *) w, &c32, (uint32_t) nv);
     *cur = c32;
     return ok;
 }

@@ -83,7 +83,7 @@ static void rdma2_fence_meet(mca_osc_rdma2_module_t *module)
 {
     uint64_t epoch = ++module->fence_epoch;
 
-    __atomic_store_n(&module->fence_meet[module->my_rank], epoch, __ATOMIC_RELEASE);
+    mca_common_ompix_atomic_store_rel_64(&module->fence_meet[module->my_rank], epoch);
     for (int j = 0; j < module->size_comm; ++j) {
         rdma2_wait_ge(module, &module->fence_meet[j], epoch);
     }

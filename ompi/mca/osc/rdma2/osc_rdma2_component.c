@@ -7,9 +7,11 @@
 #include "ompi_config.h"
 
 #include "opal/mca/base/mca_base_var.h"
+#include "ompi/mca/common/ompix/common_ompix_registry.h"
 #include "ompi/mca/osc/base/base.h"
 
 #include "osc_rdma2.h"
+#include "osc_rdma2_api.h"
 
 static int rdma2_register(void);
 static int rdma2_open(void);
@@ -99,19 +101,43 @@ static int rdma2_register(void)
         "set-up and accumulate mechanism, 20: how each peer is reached)",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
         &mca_osc_rdma2_component.verbose);
+
+    /* Open MPI's opal_common_ucx_tls/devices apply to us when set. */
+    mca_common_ompix_ucx_register();
     return OMPI_SUCCESS;
 }
+
+/* ---------------------------------------------------------------------- */
+/* What MPI extensions reach through common/ompix's registry               */
+
+static int rdma2_api_serves(MPI_Win win)
+{
+    return NULL != win && NULL != win->w_osc_module &&
+           mca_osc_rdma2_free == win->w_osc_module->osc_free;
+}
+
+static const mca_osc_rdma2_api_t rdma2_api = {
+    .serves = rdma2_api_serves,
+};
+
+static mca_common_ompix_registry_entry_t rdma2_api_entry = {
+    .name = MCA_OSC_RDMA2_API_NAME,
+    .version = MCA_OSC_RDMA2_API_VERSION,
+    .table = &rdma2_api,
+};
 
 static int rdma2_open(void)
 {
     mca_osc_rdma2_component.output = opal_output_open(NULL);
     opal_output_set_verbosity(mca_osc_rdma2_component.output,
                               mca_osc_rdma2_component.verbose);
+    mca_common_ompix_registry_publish(&rdma2_api_entry);
     return OMPI_SUCCESS;
 }
 
 static int rdma2_close(void)
 {
+    mca_common_ompix_registry_withdraw(&rdma2_api_entry);
     opal_output_close(mca_osc_rdma2_component.output);
     return OMPI_SUCCESS;
 }
@@ -124,17 +150,16 @@ static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
     mca_osc_rdma2_component.enable_mpi_threads = enable_mpi_threads;
     mca_osc_rdma2_component.ucx_ready = false;
     mca_osc_rdma2_component.ucx_failed = false;
+    mca_osc_rdma2_component.thread_polls = false;
     mca_osc_rdma2_component.num_modules = 0;
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.lock, opal_recursive_mutex_t);
-    OBJ_CONSTRUCT(&mca_osc_rdma2_component.procs, opal_hash_table_t);
     mca_osc_rdma2_overlap_init();
-    return opal_hash_table_init(&mca_osc_rdma2_component.procs, 64);
+    return OMPI_SUCCESS;
 }
 
 static int rdma2_finalize(void)
 {
     mca_osc_rdma2_ucx_fini();
-    OBJ_DESTRUCT(&mca_osc_rdma2_component.procs);
     mca_osc_rdma2_overlap_fini();
     OBJ_DESTRUCT(&mca_osc_rdma2_component.lock);
     return OMPI_SUCCESS;

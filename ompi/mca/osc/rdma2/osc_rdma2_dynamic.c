@@ -34,14 +34,14 @@ size_t mca_osc_rdma2_dyn_table_size(void)
 
 static void rdma2_seq_begin(mca_osc_rdma2_regions_t *t)
 {
-    __atomic_fetch_add(&t->gen, 1, __ATOMIC_ACQ_REL);     /* odd: editing */
+    (void) mca_common_ompix_atomic_fetch_add_64(&t->gen, 1);     /* odd: editing */
     opal_atomic_wmb();
 }
 
 static void rdma2_seq_end(mca_osc_rdma2_regions_t *t)
 {
     opal_atomic_wmb();
-    __atomic_fetch_add(&t->gen, 1, __ATOMIC_ACQ_REL);     /* even: stable */
+    (void) mca_common_ompix_atomic_fetch_add_64(&t->gen, 1);     /* even: stable */
 }
 
 int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
@@ -63,12 +63,12 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
         return OMPI_ERR_RMA_ATTACH;
     }
     if (len > 0) {
-        ret = mca_osc_rdma2_ucx_mem_map(base, len, false, &memh, &mapped);
+        ret = mca_common_ompix_ucx_mem_map(RDMA2_UCX, base, len, false, &memh, &mapped);
         if (OMPI_SUCCESS != ret) return OMPI_ERR_RMA_ATTACH;
         ret = mca_osc_rdma2_ucx_rkey_pack(memh, &packed, &packed_len);
         if (OMPI_SUCCESS != ret || packed_len > RDMA2_RKEY_MAX) {
             if (NULL != packed) ucp_rkey_buffer_release(packed);
-            ucp_mem_unmap(mca_osc_rdma2_component.ucp_context, memh);
+            ucp_mem_unmap(RDMA2_UCX->context, memh);
             return OMPI_ERR_RMA_ATTACH;
         }
     }
@@ -110,7 +110,7 @@ int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base)
     module->region_memh[i] = module->region_memh[n - 1];
     module->region_memh[n - 1] = NULL;
     if (NULL != memh) {
-        ucp_mem_unmap(mca_osc_rdma2_component.ucp_context, memh);
+        ucp_mem_unmap(RDMA2_UCX->context, memh);
     }
     return OMPI_SUCCESS;
 }
@@ -122,7 +122,7 @@ void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module)
     if (NULL == module->region_memh) return;
     for (i = 0; i < (size_t) mca_osc_rdma2_component.max_attach; ++i) {
         if (NULL != module->region_memh[i]) {
-            ucp_mem_unmap(mca_osc_rdma2_component.ucp_context, module->region_memh[i]);
+            ucp_mem_unmap(RDMA2_UCX->context, module->region_memh[i]);
         }
     }
     free(module->region_memh);
@@ -202,8 +202,8 @@ static int rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *
     size_t off = module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, gen);
 
     if (NULL != peer->state_ptr) {
-        *gen = __atomic_load_n((volatile uint64_t *) ((char *) peer->state_ptr + off),
-                               __ATOMIC_ACQUIRE);
+        *gen = mca_common_ompix_atomic_load_acq_64(
+            (volatile uint64_t *) ((char *) peer->state_ptr + off));
         return OMPI_SUCCESS;
     }
     return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, 0, gen, 8, peer->state + off,

@@ -78,7 +78,7 @@ void mca_osc_rdma2_overlap_claim(const void *base, size_t len)
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
     OPAL_LIST_FOREACH (r, &mca_osc_rdma2_component.element_ranges, rdma2_range_t) {
         if (b < r->base + r->len && r->base < b + len && 0 == r->module->state->mixed) {
-            __atomic_store_n(&r->module->state->mixed, 1, __ATOMIC_SEQ_CST);
+            mca_common_ompix_atomic_store_seq_64(&r->module->state->mixed, 1);
             RDMA2_VERBOSE(10, "memory at %p overlaps window %s: its accumulates to this rank "
                           "take the lock", base, r->module->win->w_name);
         }

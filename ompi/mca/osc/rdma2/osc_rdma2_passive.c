@@ -33,7 +33,7 @@ int mca_osc_rdma2_state_fadd(mca_osc_rdma2_peer_t *peer, volatile uint64_t *loca
 {
     uint64_t prev;
     if (NULL != local_word) {
-        prev = __atomic_fetch_add(local_word, value, __ATOMIC_ACQ_REL);
+        prev = mca_common_ompix_atomic_fetch_add_64(local_word, value);
         if (NULL != old) *old = prev;
         return OMPI_SUCCESS;
     }
@@ -47,7 +47,7 @@ int mca_osc_rdma2_state_post(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
                              uint64_t value)
 {
     if (NULL != local_word) {
-        (void) __atomic_fetch_add(local_word, value, __ATOMIC_RELEASE);
+        mca_common_ompix_atomic_add_rel_64(local_word, value);
         return OMPI_SUCCESS;
     }
     if (peer->release_waits) {
@@ -69,8 +69,7 @@ int mca_osc_rdma2_state_cswap(mca_osc_rdma2_peer_t *peer, volatile uint64_t *loc
 {
     if (NULL != local_word) {
         uint64_t expected = compare;
-        __atomic_compare_exchange_n(local_word, &expected, swap, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE);
+        (void) mca_common_ompix_atomic_cswap_64(local_word, &expected, swap);
         *old = expected;
         return OMPI_SUCCESS;
     }
@@ -144,7 +143,7 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
     }
     peer->ucx_pending = false;
     peer->release_waits = true;
-    return UCS_OK == ucp_worker_fence(mca_osc_rdma2_component.ucp_worker) ? OMPI_SUCCESS
+    return UCS_OK == ucp_worker_fence(RDMA2_UCX->worker) ? OMPI_SUCCESS
                                                                          : OMPI_ERROR;
 }
 
@@ -335,8 +334,7 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
     for (;;) {
         if (NULL != peer->pstate_ptr) {
             old = 0;
-            if (__atomic_compare_exchange_n(&peer->pstate_ptr->acc_lock, &old, 1, false,
-                                            __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+            if (mca_common_ompix_atomic_cswap_acq_64(&peer->pstate_ptr->acc_lock, &old, 1)) {
                 return OMPI_SUCCESS;
             }
         } else {

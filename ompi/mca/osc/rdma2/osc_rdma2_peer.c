@@ -40,7 +40,7 @@ static int rdma2_setup_remote(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer
     void *ptr;
     int ret;
 
-    ret = mca_osc_rdma2_proc_ep(ompi_comm_peer_lookup(module->comm, peer->rank), &peer->ep);
+    ret = mca_common_ompix_ucx_proc_ep(RDMA2_UCX, ompi_comm_peer_lookup(module->comm, peer->rank), &peer->ep);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }

@@ -110,8 +110,9 @@ static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t 
         /* UCX-allocated memory is the only kind same-node peers can map
          * (ucp_rkey_ptr), which makes access and locks truly passive. */
         void *mem;
-        if (OMPI_SUCCESS != mca_osc_rdma2_ucx_mem_map(NULL, size + RDMA2_WIN_PAGE_OFFSET, true,
-                                                      &module->win_memh, &mem)) {
+        if (OMPI_SUCCESS != mca_common_ompix_ucx_mem_map(RDMA2_UCX, NULL,
+                                                         size + RDMA2_WIN_PAGE_OFFSET, true,
+                                                         &module->win_memh, &mem)) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
         *base = module->base = (char *) mem + RDMA2_WIN_PAGE_OFFSET;
@@ -119,7 +120,8 @@ static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t 
     }
     /* MPI_Win_create: register the user's buffer.  UCX 1.13 serves RMA on
      * it with active messages (correct, but the target must progress). */
-    return mca_osc_rdma2_ucx_mem_map(*base, size, false, &module->win_memh, &module->base);
+    return mca_common_ompix_ucx_mem_map(RDMA2_UCX, *base, size, false, &module->win_memh,
+                                        &module->base);
 }
 
 static int rdma2_map_state(mca_osc_rdma2_module_t *module)
@@ -136,7 +138,7 @@ static int rdma2_map_state(mca_osc_rdma2_module_t *module)
         if (NULL == module->region_memh) return OMPI_ERR_OUT_OF_RESOURCE;
     }
 
-    ret = mca_osc_rdma2_ucx_mem_map(NULL, len, true, &module->state_memh, &base);
+    ret = mca_common_ompix_ucx_mem_map(RDMA2_UCX, NULL, len, true, &module->state_memh, &base);
     if (OMPI_SUCCESS == ret) {
         memset(base, 0, len);
         module->state = (mca_osc_rdma2_state_t *) base;
@@ -161,7 +163,7 @@ static int rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
     *need = 0;
     for (i = 0; i < module->size_comm && !*need; ++i) {
         if (i != module->my_rank &&
-            !mca_osc_rdma2_proc_known(ompi_comm_peer_lookup(comm, i))) {
+            !mca_common_ompix_ucx_proc_known(RDMA2_UCX, ompi_comm_peer_lookup(comm, i))) {
             *need = 1;
         }
     }
@@ -185,7 +187,7 @@ static void rdma2_keys_release(rdma2_keys_t *k)
         ucp_rkey_buffer_release(k->state);
     }
     if (NULL != k->address) {
-        ucp_worker_release_address(mca_osc_rdma2_component.ucp_worker, k->address);
+        ucp_worker_release_address(RDMA2_UCX->worker, k->address);
     }
 }
 
@@ -201,7 +203,7 @@ static int rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr, rdma2_
         ret = mca_osc_rdma2_ucx_rkey_pack(module->state_memh, &k->state, &k->state_len);
     }
     if (OMPI_SUCCESS == ret && need_addr &&
-        UCS_OK != ucp_worker_get_address(mca_osc_rdma2_component.ucp_worker, &k->address,
+        UCS_OK != ucp_worker_get_address(RDMA2_UCX->worker, &k->address,
                                          &k->address_len)) {
         ret = OMPI_ERROR;
     }
@@ -283,7 +285,7 @@ static int rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
         if (i == module->my_rank) {
             continue;
         }
-        ret = mca_osc_rdma2_proc_set_address(ompi_comm_peer_lookup(module->comm, i), w + 1,
+        ret = mca_common_ompix_ucx_proc_set_address(RDMA2_UCX, ompi_comm_peer_lookup(module->comm, i), w + 1,
                                              w->address_len);
         if (OMPI_SUCCESS != ret) {
             return ret;
@@ -411,7 +413,7 @@ static void rdma2_subscribe_info(struct ompi_win_t *win)
 
 static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
 {
-    ucp_context_h ctx = mca_osc_rdma2_component.ucp_context;
+    ucp_context_h ctx = RDMA2_UCX->context;
     int i;
 
     if (NULL != module->peers) {
