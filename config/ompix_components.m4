@@ -81,6 +81,14 @@ AC_DEFUN([OMPIX_CONFIGURE_COMPONENTS], [
           [ompilibdir="$OMPIX_OMPI_COMPONENT_DIR"],
           [ompilibdir='${libdir}/openmpi'])
     AC_SUBST([ompilibdir])
+    dnl Help files (opal_show_help) go where Open MPI looks, beside its own,
+    dnl unless --prefix is given; components then tell opal_show_help where
+    dnl (common/ompix's mca_common_ompix_help_init reads OMPIX_HELP_DIR).
+    AS_IF([test "$prefix" = "NONE"],
+          [ompidatadir="$OMPIX_OMPI_DATA_DIR"],
+          [ompidatadir='${datadir}/openmpi'])
+    AC_SUBST([ompidatadir])
+    CPPFLAGS="$CPPFLAGS -DOMPIX_HELP_DIR=\\\"\$(ompidatadir)\\\""
     OMPIX_MCA_SUBDIRS=""
     OMPIX_COMMON_SUBDIRS=""
     OMPIX_COMMON_LIBS=""

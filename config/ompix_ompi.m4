@@ -36,6 +36,7 @@ release series; use an Open MPI 4.1.x installation (--with-ompi=DIR).])])
 
     ompix_ompi_incdir=`$OMPI_INFO --parsable --path pkgincludedir | sed 's/^path:pkgincludedir://'`
     OMPIX_OMPI_COMPONENT_DIR=`$OMPI_INFO --parsable --path pkglibdir | sed 's/^path:pkglibdir://'`
+    OMPIX_OMPI_DATA_DIR=`$OMPI_INFO --parsable --path pkgdatadir | sed 's/^path:pkgdatadir://'`
     AC_MSG_CHECKING([for Open MPI's internal headers])
     AS_IF([test -r "$ompix_ompi_incdir/ompi_config.h" && \
            test -r "$ompix_ompi_incdir/ompi/request/request.h" && \
@@ -59,6 +60,7 @@ Debian ships them in libopenmpi-dev; a source build needs --with-devel-headers.]
     AC_SUBST([OMPIX_OMPI_CPPFLAGS])
     AC_SUBST([OMPIX_OMPI_LIBS])
     AC_SUBST([OMPIX_OMPI_COMPONENT_DIR])
+    AC_SUBST([OMPIX_OMPI_DATA_DIR])
 ])
 
 dnl OMPIX_CHECK_OMPI_HEADERS_COMPILE: with the chosen compiler, the internal
