@@ -9,8 +9,8 @@
 
 #include "coll_persist.h"
 
-/* Elements [first, first + n) of chunk i when count is cut into size
- * nearly equal chunks. */
+/* Binomial tree over vrank: receive from the parent, then send to every
+ * child at once, the largest subtree first since it has the most to forward. */
 static int mca_coll_persist_bcast_binomial(mca_coll_persist_builder_t *b, void *buff, int count,
                                            ompi_datatype_t *datatype, int root, int rank, int size)
 {
