@@ -15,8 +15,9 @@
 
 /* acc = partner op acc when the partner is lower, else acc = acc op partner
  * (through the scratch buffer, which then holds the result to copy back). */
-static int combine(mca_coll_persist_builder_t *b, bool partner_lower, void *acc, void *tmp,
-                   int count, ompi_datatype_t *dtype, ompi_op_t *op)
+static int mca_coll_persist_allreduce_combine(mca_coll_persist_builder_t *b, bool partner_lower,
+                                              void *acc, void *tmp, int count,
+                                              ompi_datatype_t *dtype, ompi_op_t *op)
 {
     int rc;
     if (partner_lower || ompi_op_is_commute(op)) {
@@ -32,8 +33,9 @@ static int combine(mca_coll_persist_builder_t *b, bool partner_lower, void *acc,
 /* Large messages, commutative operations: ring reduce-scatter (p - 1
  * rounds; after round k a rank has combined k + 2 contributions of chunk
  * rank - k - 1), then ring allgather of the finished chunks. */
-static int ring(mca_coll_persist_builder_t *b, void *rbuf, char *tmp, int count,
-                ompi_datatype_t *dtype, ompi_op_t *op, int rank, int size)
+static int mca_coll_persist_allreduce_ring(mca_coll_persist_builder_t *b, void *rbuf, char *tmp,
+                                           int count, ompi_datatype_t *dtype, ompi_op_t *op,
+                                           int rank, int size)
 {
     ptrdiff_t lb, ext;
     int rc = OMPI_SUCCESS, right = (rank + 1) % size, left = (rank - 1 + size) % size;
@@ -114,7 +116,7 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
     if (MCA_COLL_PERSIST_ALLREDUCE_RING == algorithm && ompi_op_is_commute(op) && size > 1
         && count >= size) {
         if (OMPI_SUCCESS == rc) {
-            rc = ring(&b, rbuf, tmp, count, dtype, op, rank, size);
+            rc = mca_coll_persist_allreduce_ring(&b, rbuf, tmp, count, dtype, op, rank, size);
         }
         if (OMPI_SUCCESS != rc) {
             mca_coll_persist_abandon(&b);
@@ -132,7 +134,7 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
         } else if (OMPI_SUCCESS == rc) {
             rc = mca_coll_persist_recv(&b, tmp, count, dtype, rank - 1);
             if (OMPI_SUCCESS == rc) {
-                rc = combine(&b, true, rbuf, tmp, count, dtype, op);
+                rc = mca_coll_persist_allreduce_combine(&b, true, rbuf, tmp, count, dtype, op);
             }
         }
     }
@@ -148,7 +150,7 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
             rc = mca_coll_persist_send(&b, rbuf, count, dtype, peer);
         }
         if (OMPI_SUCCESS == rc) {
-            rc = combine(&b, peer < rank, rbuf, tmp, count, dtype, op);
+            rc = mca_coll_persist_allreduce_combine(&b, peer < rank, rbuf, tmp, count, dtype, op);
         }
     }
 

@@ -9,10 +9,10 @@
 
 #include "coll_persist.h"
 
-/* Elements [first, first + n) of chunk i when count is cut into size
- * nearly equal chunks. */
-static int binomial(mca_coll_persist_builder_t *b, void *buff, int count,
-                    ompi_datatype_t *datatype, int root, int rank, int size)
+/* Binomial tree over vrank: receive from the parent, then send to every
+ * child at once, the largest subtree first since it has the most to forward. */
+static int mca_coll_persist_bcast_binomial(mca_coll_persist_builder_t *b, void *buff, int count,
+                                           ompi_datatype_t *datatype, int root, int rank, int size)
 {
     int vrank = (rank - root + size) % size, mask = 1, rc = OMPI_SUCCESS;
 
@@ -41,8 +41,9 @@ static int binomial(mca_coll_persist_builder_t *b, void *buff, int count,
 /* Large messages: the root scatters chunk v to vrank v along a binomial
  * tree (a subtree's chunks are contiguous in every rank's buffer, so no
  * staging), then the chunks travel around a ring in p - 1 rounds. */
-static int scatter_allgather(mca_coll_persist_builder_t *b, void *buff, int count,
-                             ompi_datatype_t *dtype, int root, int rank, int size)
+static int mca_coll_persist_bcast_scatter_allgather(mca_coll_persist_builder_t *b, void *buff,
+                                                    int count, ompi_datatype_t *dtype, int root,
+                                                    int rank, int size)
 {
     int vrank = (rank - root + size) % size, rc = OMPI_SUCCESS;
     int sub = mca_coll_persist_subtree(vrank, size);
@@ -117,8 +118,8 @@ int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *d
     rc = mca_coll_persist_request_new(comm, NULL, datatype, 0, &b);
     if (OMPI_SUCCESS == rc) {
         rc = MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER == algorithm
-             ? scatter_allgather(&b, buff, count, datatype, root, rank, size)
-             : binomial(&b, buff, count, datatype, root, rank, size);
+             ? mca_coll_persist_bcast_scatter_allgather(&b, buff, count, datatype, root, rank, size)
+             : mca_coll_persist_bcast_binomial(&b, buff, count, datatype, root, rank, size);
     }
     return mca_coll_persist_end(&b, rc, request);
 }

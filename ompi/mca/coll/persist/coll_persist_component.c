@@ -16,12 +16,12 @@
 const char *mca_coll_persist_component_version_string =
     "ompix persist collective MCA component version " OMPI_VERSION;
 
-static int persist_register(void);
-static int persist_open(void);
-static int persist_close(void);
-static int persist_init_query(bool enable_progress_threads, bool enable_mpi_threads);
-static mca_coll_base_module_t *persist_comm_query(struct ompi_communicator_t *comm,
-                                                  int *priority);
+static int mca_coll_persist_component_register(void);
+static int mca_coll_persist_component_open(void);
+static int mca_coll_persist_component_close(void);
+static int mca_coll_persist_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+static mca_coll_base_module_t *mca_coll_persist_comm_query(struct ompi_communicator_t *comm,
+                                                           int *priority);
 
 mca_coll_persist_component_t mca_coll_persist_component = {
     .super = {
@@ -30,15 +30,15 @@ mca_coll_persist_component_t mca_coll_persist_component = {
             .mca_component_name = "persist",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                   OMPI_RELEASE_VERSION),
-            .mca_open_component = persist_open,
-            .mca_close_component = persist_close,
-            .mca_register_component_params = persist_register,
+            .mca_open_component = mca_coll_persist_component_open,
+            .mca_close_component = mca_coll_persist_component_close,
+            .mca_register_component_params = mca_coll_persist_component_register,
         },
         .collm_data = {
             MCA_BASE_METADATA_PARAM_CHECKPOINT
         },
-        .collm_init_query = persist_init_query,
-        .collm_comm_query = persist_comm_query,
+        .collm_init_query = mca_coll_persist_init_query,
+        .collm_comm_query = mca_coll_persist_comm_query,
     },
     /* Above coll libnbc (10), the other component with *_init slots. */
     .priority = 40,
@@ -60,7 +60,7 @@ static const struct {
     const char *name;
     int *storage;
     const char *description;
-} params[] = {
+} mca_coll_persist_params[] = {
     {"priority", &mca_coll_persist_component.priority,
      "Priority of coll persist. It only fills the persistent-collective (MPIX_*_init) "
      "slots, so any value above coll libnbc's (10) makes it serve them; 0 or "
@@ -103,13 +103,14 @@ static const struct {
      "every other rank has copied the oldest one out (at least 1)"},
 };
 
-static int persist_register(void)
+static int mca_coll_persist_component_register(void)
 {
-    for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); ++i) {
+    for (size_t i = 0; i < sizeof(mca_coll_persist_params) / sizeof(mca_coll_persist_params[0]);
+         ++i) {
         (void) mca_base_component_var_register(
-            &mca_coll_persist_component.super.collm_version, params[i].name,
-            params[i].description, MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6,
-            MCA_BASE_VAR_SCOPE_READONLY, params[i].storage);
+            &mca_coll_persist_component.super.collm_version, mca_coll_persist_params[i].name,
+            mca_coll_persist_params[i].description, MCA_BASE_VAR_TYPE_INT, NULL, 0, 0,
+            OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY, mca_coll_persist_params[i].storage);
     }
     if (mca_coll_persist_component.shm_bcast_depth < 1) {
         mca_coll_persist_component.shm_bcast_depth = 1;
@@ -117,7 +118,7 @@ static int persist_register(void)
     return OMPI_SUCCESS;
 }
 
-static int persist_open(void)
+static int mca_coll_persist_component_open(void)
 {
     OBJ_CONSTRUCT(&mca_coll_persist_component.active, opal_list_t);
     OBJ_CONSTRUCT(&mca_coll_persist_component.lock, opal_mutex_t);
@@ -125,7 +126,7 @@ static int persist_open(void)
     return OMPI_SUCCESS;
 }
 
-static int persist_close(void)
+static int mca_coll_persist_component_close(void)
 {
     if (mca_coll_persist_component.progress_registered) {
         opal_progress_unregister(mca_coll_persist_progress);
@@ -136,15 +137,15 @@ static int persist_close(void)
     return OMPI_SUCCESS;
 }
 
-static int persist_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+static int mca_coll_persist_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
     (void) enable_progress_threads;
     (void) enable_mpi_threads;
     return OMPI_SUCCESS;
 }
 
-static int persist_module_enable(mca_coll_base_module_t *module,
-                                 struct ompi_communicator_t *comm)
+static int mca_coll_persist_module_enable(mca_coll_base_module_t *module,
+                                          struct ompi_communicator_t *comm)
 {
     (void) module;
     (void) comm;
@@ -157,8 +158,8 @@ static int persist_module_enable(mca_coll_base_module_t *module,
     return OMPI_SUCCESS;
 }
 
-static mca_coll_base_module_t *persist_comm_query(struct ompi_communicator_t *comm,
-                                                  int *priority)
+static mca_coll_base_module_t *mca_coll_persist_comm_query(struct ompi_communicator_t *comm,
+                                                           int *priority)
 {
     mca_coll_persist_module_t *module;
 
@@ -171,7 +172,7 @@ static mca_coll_base_module_t *persist_comm_query(struct ompi_communicator_t *co
         return NULL;
     }
     *priority = mca_coll_persist_component.priority;
-    module->super.coll_module_enable = persist_module_enable;
+    module->super.coll_module_enable = mca_coll_persist_module_enable;
     module->super.coll_barrier_init = mca_coll_persist_barrier_init;
     module->super.coll_bcast_init = mca_coll_persist_bcast_init;
     module->super.coll_allreduce_init = mca_coll_persist_allreduce_init;

@@ -15,15 +15,15 @@
 #include "coll_persist.h"
 
 /* Block i (of count elements) of a buffer of such blocks. */
-static char *block(const void *buf, int i, int count, ompi_datatype_t *dtype)
+static char *mca_coll_persist_block(const void *buf, int i, int count, ompi_datatype_t *dtype)
 {
     return mca_coll_persist_at(buf, (ptrdiff_t) i * count, dtype);
 }
 
 /* A scratch area of nblocks blocks, from offset *used of the request's
  * scratch memory, as the datatype addresses it. */
-static char *scratch_blocks(mca_coll_persist_builder_t *b, size_t *used, int nblocks, int count,
-                            ompi_datatype_t *dtype)
+static char *mca_coll_persist_scratch_blocks(mca_coll_persist_builder_t *b, size_t *used,
+                                             int nblocks, int count, ompi_datatype_t *dtype)
 {
     ptrdiff_t true_lb;
     size_t span = mca_coll_persist_span(nblocks * count, dtype, &true_lb);
@@ -32,14 +32,14 @@ static char *scratch_blocks(mca_coll_persist_builder_t *b, size_t *used, int nbl
     return at;
 }
 
-static size_t blocks_bytes(int nblocks, int count, ompi_datatype_t *dtype)
+static size_t mca_coll_persist_blocks_bytes(int nblocks, int count, ompi_datatype_t *dtype)
 {
     ptrdiff_t true_lb;
     return mca_coll_persist_span(nblocks * count, dtype, &true_lb);
 }
 
 /* Whether the algorithm for small messages serves this exchange. */
-static bool use_bruck(int algorithm, size_t bytes, int limit, int size, int rcount)
+static bool mca_coll_persist_use_bruck(int algorithm, size_t bytes, int limit, int size, int rcount)
 {
     if (size < 2 || rcount <= 0) {
         return false;
@@ -53,23 +53,24 @@ static bool use_bruck(int algorithm, size_t bytes, int limit, int size, int rcou
 /* Bruck allgather: tmp[i] ends up holding the block of rank + i; in the
  * round of distance d a rank sends its first min(d, p - d) blocks to
  * rank - d and receives as many from rank + d behind the d it has. */
-static int allgather_bruck(mca_coll_persist_builder_t *b, const void *sbuf, int scount,
-                           ompi_datatype_t *sdtype, void *rbuf, int rcount,
-                           ompi_datatype_t *rdtype, int rank, int size)
+static int mca_coll_persist_allgather_bruck(mca_coll_persist_builder_t *b, const void *sbuf,
+                                            int scount, ompi_datatype_t *sdtype, void *rbuf,
+                                            int rcount, ompi_datatype_t *rdtype, int rank, int size)
 {
     size_t used = 0;
-    char *tmp = scratch_blocks(b, &used, size, rcount, rdtype);
+    char *tmp = mca_coll_persist_scratch_blocks(b, &used, size, rcount, rdtype);
     int rc = MPI_IN_PLACE == sbuf
-             ? mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(rbuf, rank, rcount, rdtype),
-                                       tmp, rcount, rdtype, NULL)
+             ? mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY,
+                                       mca_coll_persist_block(rbuf, rank, rcount, rdtype), tmp,
+                                       rcount, rdtype, NULL)
              : mca_coll_persist_action2(b, sbuf, scount, sdtype, tmp, rcount, rdtype);
 
     for (int d = 1; OMPI_SUCCESS == rc && d < size; d <<= 1) {
         int n = d < size - d ? d : size - d;
         rc = mca_coll_persist_round(b);
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_recv(b, block(tmp, d, rcount, rdtype), n * rcount, rdtype,
-                                       (rank + d) % size);
+            rc = mca_coll_persist_recv(b, mca_coll_persist_block(tmp, d, rcount, rdtype),
+                                       n * rcount, rdtype, (rank + d) % size);
         }
         if (OMPI_SUCCESS == rc) {
             rc = mca_coll_persist_send(b, tmp, n * rcount, rdtype, (rank - d + size) % size);
@@ -77,12 +78,14 @@ static int allgather_bruck(mca_coll_persist_builder_t *b, const void *sbuf, int 
     }
     /* rotate into place: rbuf[rank + i] = tmp[i] */
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, tmp, block(rbuf, rank, rcount, rdtype),
+        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, tmp,
+                                     mca_coll_persist_block(rbuf, rank, rcount, rdtype),
                                      (size - rank) * rcount, rdtype, NULL);
     }
     if (OMPI_SUCCESS == rc && rank > 0) {
-        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(tmp, size - rank, rcount, rdtype),
-                                     rbuf, rank * rcount, rdtype, NULL);
+        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY,
+                                     mca_coll_persist_block(tmp, size - rank, rcount, rdtype), rbuf,
+                                     rank * rcount, rdtype, NULL);
     }
     return rc;
 }
@@ -91,14 +94,14 @@ static int allgather_bruck(mca_coll_persist_builder_t *b, const void *sbuf, int 
  * the blocks with bit k set go to rank + 2^k, packed contiguously, and
  * the ones received from rank - 2^k replace them; finally the block in
  * tmp[i] is the one from rank - i. */
-static int alltoall_bruck(mca_coll_persist_builder_t *b, const void *sbuf, int scount,
-                          ompi_datatype_t *sdtype, void *rbuf, int rcount,
-                          ompi_datatype_t *rdtype, int rank, int size)
+static int mca_coll_persist_alltoall_bruck(mca_coll_persist_builder_t *b, const void *sbuf,
+                                           int scount, ompi_datatype_t *sdtype, void *rbuf,
+                                           int rcount, ompi_datatype_t *rdtype, int rank, int size)
 {
     size_t used = 0;
-    char *tmp = scratch_blocks(b, &used, size, rcount, rdtype);
-    char *out = scratch_blocks(b, &used, size, rcount, rdtype);
-    char *in = scratch_blocks(b, &used, size, rcount, rdtype);
+    char *tmp = mca_coll_persist_scratch_blocks(b, &used, size, rcount, rdtype);
+    char *out = mca_coll_persist_scratch_blocks(b, &used, size, rcount, rdtype);
+    char *in = mca_coll_persist_scratch_blocks(b, &used, size, rcount, rdtype);
     int rc;
 
     if (MPI_IN_PLACE == sbuf) {        /* read before anything writes rbuf */
@@ -106,18 +109,21 @@ static int alltoall_bruck(mca_coll_persist_builder_t *b, const void *sbuf, int s
         scount = rcount;
         sdtype = rdtype;
     }
-    rc = mca_coll_persist_action2(b, block(sbuf, rank, scount, sdtype), (size - rank) * scount,
-                                  sdtype, tmp, (size - rank) * rcount, rdtype);
+    rc = mca_coll_persist_action2(b, mca_coll_persist_block(sbuf, rank, scount, sdtype),
+                                  (size - rank) * scount, sdtype, tmp, (size - rank) * rcount,
+                                  rdtype);
     if (OMPI_SUCCESS == rc && rank > 0) {
         rc = mca_coll_persist_action2(b, sbuf, rank * scount, sdtype,
-                                      block(tmp, size - rank, rcount, rdtype), rank * rcount, rdtype);
+                                      mca_coll_persist_block(tmp, size - rank, rcount, rdtype),
+                                      rank * rcount, rdtype);
     }
     for (int d = 1; OMPI_SUCCESS == rc && d < size; d <<= 1) {
         int n = 0;
         for (int i = 0; OMPI_SUCCESS == rc && i < size; ++i) {
             if (i & d) {
-                rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(tmp, i, rcount, rdtype),
-                                             block(out, n++, rcount, rdtype), rcount, rdtype, NULL);
+                rc = mca_coll_persist_action(
+                    b, MCA_COLL_PERSIST_COPY, mca_coll_persist_block(tmp, i, rcount, rdtype),
+                    mca_coll_persist_block(out, n++, rcount, rdtype), rcount, rdtype, NULL);
             }
         }
         if (OMPI_SUCCESS == rc) {
@@ -131,15 +137,17 @@ static int alltoall_bruck(mca_coll_persist_builder_t *b, const void *sbuf, int s
         }
         for (int i = 0, j = 0; OMPI_SUCCESS == rc && i < size; ++i) {
             if (i & d) {
-                rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(in, j++, rcount, rdtype),
-                                             block(tmp, i, rcount, rdtype), rcount, rdtype, NULL);
+                rc = mca_coll_persist_action(
+                    b, MCA_COLL_PERSIST_COPY, mca_coll_persist_block(in, j++, rcount, rdtype),
+                    mca_coll_persist_block(tmp, i, rcount, rdtype), rcount, rdtype, NULL);
             }
         }
     }
     for (int i = 0; OMPI_SUCCESS == rc && i < size; ++i) {
-        rc = mca_coll_persist_action(b, MCA_COLL_PERSIST_COPY, block(tmp, i, rcount, rdtype),
-                                     block(rbuf, (rank - i + size) % size, rcount, rdtype), rcount,
-                                     rdtype, NULL);
+        rc = mca_coll_persist_action(
+            b, MCA_COLL_PERSIST_COPY, mca_coll_persist_block(tmp, i, rcount, rdtype),
+            mca_coll_persist_block(rbuf, (rank - i + size) % size, rcount, rdtype), rcount, rdtype,
+            NULL);
     }
     return rc;
 }
@@ -161,11 +169,13 @@ int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_da
     (void) module;
     ompi_datatype_type_size(rdtype, &bytes);
     bytes *= (size_t) rcount * (size_t) size;
-    if (use_bruck(mca_coll_persist_component.allgather_algorithm, bytes,
-                  mca_coll_persist_component.allgather_large, size, rcount)) {
-        rc = mca_coll_persist_request_new(comm, NULL, rdtype, blocks_bytes(size, rcount, rdtype), &b);
+    if (mca_coll_persist_use_bruck(mca_coll_persist_component.allgather_algorithm, bytes,
+                                   mca_coll_persist_component.allgather_large, size, rcount)) {
+        rc = mca_coll_persist_request_new(comm, NULL, rdtype,
+                                          mca_coll_persist_blocks_bytes(size, rcount, rdtype), &b);
         if (OMPI_SUCCESS == rc) {
-            rc = allgather_bruck(&b, sbuf, scount, sdtype, rbuf, rcount, rdtype, rank, size);
+            rc = mca_coll_persist_allgather_bruck(&b, sbuf, scount, sdtype, rbuf, rcount, rdtype,
+                                                  rank, size);
         }
         return mca_coll_persist_end(&b, rc, request);
     }
@@ -202,12 +212,14 @@ int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_dat
     (void) info;
     (void) module;
     ompi_datatype_type_size(rdtype, &tmp_bytes);
-    if (use_bruck(mca_coll_persist_component.alltoall_algorithm, tmp_bytes * (size_t) rcount,
-                  mca_coll_persist_component.alltoall_small, size, rcount)) {
-        rc = mca_coll_persist_request_new(comm, NULL, rdtype, 3 * blocks_bytes(size, rcount, rdtype),
-                                          &b);
+    if (mca_coll_persist_use_bruck(mca_coll_persist_component.alltoall_algorithm,
+                                   tmp_bytes * (size_t) rcount,
+                                   mca_coll_persist_component.alltoall_small, size, rcount)) {
+        rc = mca_coll_persist_request_new(
+            comm, NULL, rdtype, 3 * mca_coll_persist_blocks_bytes(size, rcount, rdtype), &b);
         if (OMPI_SUCCESS == rc) {
-            rc = alltoall_bruck(&b, sbuf, scount, sdtype, rbuf, rcount, rdtype, rank, size);
+            rc = mca_coll_persist_alltoall_bruck(&b, sbuf, scount, sdtype, rbuf, rcount, rdtype,
+                                                 rank, size);
         }
         return mca_coll_persist_end(&b, rc, request);
     }

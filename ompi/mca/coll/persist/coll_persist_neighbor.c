@@ -22,7 +22,7 @@ typedef struct {
     int *in_tag, *out_tag;     /* which of the two tags each message uses */
 } neighbors_t;
 
-static void neighbors_free(neighbors_t *nb)
+static void mca_coll_persist_neighbors_free(neighbors_t *nb)
 {
     free(nb->in);
     free(nb->out);
@@ -31,7 +31,7 @@ static void neighbors_free(neighbors_t *nb)
 }
 
 /* Init-time only: the neighbor lists, in the order MPI defines. */
-static int neighbors_get(ompi_communicator_t *comm, neighbors_t *nb)
+static int mca_coll_persist_neighbors_get(ompi_communicator_t *comm, neighbors_t *nb)
 {
     int kind, rc = MPI_SUCCESS;
 
@@ -55,7 +55,7 @@ static int neighbors_get(ompi_communicator_t *comm, neighbors_t *nb)
     nb->in_tag = calloc(nb->indeg + 1, sizeof(int));
     nb->out_tag = calloc(nb->outdeg + 1, sizeof(int));
     if (!nb->in || !nb->out || !nb->in_tag || !nb->out_tag) {
-        neighbors_free(nb);
+        mca_coll_persist_neighbors_free(nb);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     if (MPI_CART == kind) {
@@ -74,7 +74,7 @@ static int neighbors_get(ompi_communicator_t *comm, neighbors_t *nb)
         /* weights are not needed, but a weighted graph fills them */
         int *w = calloc(nb->indeg + nb->outdeg + 2, sizeof(int));
         if (NULL == w) {
-            neighbors_free(nb);
+            mca_coll_persist_neighbors_free(nb);
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
         rc = PMPI_Dist_graph_neighbors(comm, nb->indeg, nb->in, w, nb->outdeg, nb->out,
@@ -95,23 +95,23 @@ typedef struct {
     bool given;                 /* counts and disps come from the user: check them */
 } layout_t;
 
-static ompi_datatype_t *lay_type(const layout_t *l, int i)
+static ompi_datatype_t *mca_coll_persist_layout_type(const layout_t *l, int i)
 {
     return l->types[l->per_peer_type ? i : 0];
 }
 
-static int lay_count(const layout_t *l, int i)
+static int mca_coll_persist_layout_count(const layout_t *l, int i)
 {
     return l->counts ? l->counts[i] : l->count;
 }
 
-static char *lay_addr(const layout_t *l, const void *buf, int i)
+static char *mca_coll_persist_layout_addr(const layout_t *l, const void *buf, int i)
 {
     ptrdiff_t lb, extent;
     if (l->aint) {
         return (char *) buf + ((const MPI_Aint *) l->disps)[i];
     }
-    ompi_datatype_get_extent(lay_type(l, i), &lb, &extent);
+    ompi_datatype_get_extent(mca_coll_persist_layout_type(l, i), &lb, &extent);
     if (NULL == l->disps) {
         return (char *) buf + (ptrdiff_t) i * l->count * extent;
     }
@@ -119,13 +119,14 @@ static char *lay_addr(const layout_t *l, const void *buf, int i)
 }
 
 /* same_send: every out-neighbor gets the whole send buffer (allgather). */
-static int neighbor_exchange(const void *sbuf, layout_t snd, bool same_send, void *rbuf,
-                             layout_t rcv, ompi_communicator_t *comm, ompi_request_t **request)
+static int mca_coll_persist_neighbor_exchange(const void *sbuf, layout_t snd, bool same_send,
+                                              void *rbuf, layout_t rcv, ompi_communicator_t *comm,
+                                              ompi_request_t **request)
 {
     mca_coll_persist_builder_t b;
     neighbors_t nb;
     int tags[2];
-    int rc = neighbors_get(comm, &nb);
+    int rc = mca_coll_persist_neighbors_get(comm, &nb);
 
     if (MPI_SUCCESS != rc) {
         return rc;
@@ -139,7 +140,7 @@ static int neighbor_exchange(const void *sbuf, layout_t snd, bool same_send, voi
                                            rcv.per_peer_type);
     }
     if (OMPI_SUCCESS != rc) {
-        neighbors_free(&nb);
+        mca_coll_persist_neighbors_free(&nb);
         return rc;
     }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
@@ -153,8 +154,9 @@ static int neighbor_exchange(const void *sbuf, layout_t snd, bool same_send, voi
             continue;
         }
         b.req->tag = tags[nb.in_tag[i]];
-        rc = mca_coll_persist_recv(&b, lay_addr(&rcv, rbuf, i), lay_count(&rcv, i),
-                                   lay_type(&rcv, i), nb.in[i]);
+        rc = mca_coll_persist_recv(&b, mca_coll_persist_layout_addr(&rcv, rbuf, i),
+                                   mca_coll_persist_layout_count(&rcv, i),
+                                   mca_coll_persist_layout_type(&rcv, i), nb.in[i]);
     }
     for (int i = 0; OMPI_SUCCESS == rc && i < nb.outdeg; ++i) {
         if (MPI_PROC_NULL == nb.out[i]) {
@@ -162,10 +164,11 @@ static int neighbor_exchange(const void *sbuf, layout_t snd, bool same_send, voi
         }
         b.req->tag = tags[nb.out_tag[i]];
         rc = same_send ? mca_coll_persist_send(&b, sbuf, snd.count, snd.types[0], nb.out[i])
-                       : mca_coll_persist_send(&b, lay_addr(&snd, sbuf, i), lay_count(&snd, i),
-                                               lay_type(&snd, i), nb.out[i]);
+                       : mca_coll_persist_send(&b, mca_coll_persist_layout_addr(&snd, sbuf, i),
+                                               mca_coll_persist_layout_count(&snd, i),
+                                               mca_coll_persist_layout_type(&snd, i), nb.out[i]);
     }
-    neighbors_free(&nb);
+    mca_coll_persist_neighbors_free(&nb);
     return mca_coll_persist_end(&b, rc, request);
 }
 
@@ -180,7 +183,7 @@ int mca_coll_persist_neighbor_allgather_init(const void *sbuf, int scount,
     layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false, false};
     (void) info;
     (void) module;
-    return neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, request);
 }
 
 int mca_coll_persist_neighbor_allgatherv_init(const void *sbuf, int scount,
@@ -195,7 +198,7 @@ int mca_coll_persist_neighbor_allgatherv_init(const void *sbuf, int scount,
     layout_t rcv = {rcounts, disps, false, 0, &rdtype, false, true};
     (void) info;
     (void) module;
-    return neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, request);
 }
 
 int mca_coll_persist_neighbor_alltoall_init(const void *sbuf, int scount,
@@ -209,7 +212,7 @@ int mca_coll_persist_neighbor_alltoall_init(const void *sbuf, int scount,
     layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false, false};
     (void) info;
     (void) module;
-    return neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
 }
 
 int mca_coll_persist_neighbor_alltoallv_init(const void *sbuf, const int *scounts,
@@ -224,7 +227,7 @@ int mca_coll_persist_neighbor_alltoallv_init(const void *sbuf, const int *scount
     layout_t rcv = {rcounts, rdisps, false, 0, &rdtype, false, true};
     (void) info;
     (void) module;
-    return neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
 }
 
 int mca_coll_persist_neighbor_alltoallw_init(const void *sbuf, const int *scounts,
@@ -240,5 +243,5 @@ int mca_coll_persist_neighbor_alltoallw_init(const void *sbuf, const int *scount
     layout_t rcv = {rcounts, rdisps, true, 0, rdtypes, true, true};
     (void) info;
     (void) module;
-    return neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
 }

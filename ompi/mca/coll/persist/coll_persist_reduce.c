@@ -13,8 +13,8 @@
 
 /* acc = acc op in (acc holds the lower ranks), through `in` when the
  * operation does not commute. */
-static int combine_right(mca_coll_persist_builder_t *b, void *acc, void *in, int count,
-                         ompi_datatype_t *dtype, ompi_op_t *op)
+static int mca_coll_persist_reduce_combine_right(mca_coll_persist_builder_t *b, void *acc, void *in,
+                                                 int count, ompi_datatype_t *dtype, ompi_op_t *op)
 {
     int rc;
     if (ompi_op_is_commute(op)) {
@@ -63,7 +63,7 @@ int mca_coll_persist_reduce_init(const void *sbuf, void *rbuf, int count,
             rc = mca_coll_persist_recv(&b, in, count, dtype, (v + mask + troot) % size);
         }
         if (OMPI_SUCCESS == rc) {
-            rc = combine_right(&b, acc, in, count, dtype, op);
+            rc = mca_coll_persist_reduce_combine_right(&b, acc, in, count, dtype, op);
         }
     }
     if (OMPI_SUCCESS == rc && 0 != v) {
@@ -86,9 +86,10 @@ int mca_coll_persist_reduce_init(const void *sbuf, void *rbuf, int count,
 
 /* Each rank sends block q of its input to rank q and receives its own
  * block from everyone into slot q, then combines slots 0..p-1 in order. */
-static int reduce_scatter_direct(const void *sbuf, void *rbuf, const int *counts, int fixed,
-                                 ompi_datatype_t *dtype, ompi_op_t *op,
-                                 ompi_communicator_t *comm, ompi_request_t **request)
+static int mca_coll_persist_reduce_scatter_direct(const void *sbuf, void *rbuf, const int *counts,
+                                                  int fixed, ompi_datatype_t *dtype, ompi_op_t *op,
+                                                  ompi_communicator_t *comm,
+                                                  ompi_request_t **request)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int mine = counts ? counts[rank] : fixed;
@@ -134,7 +135,8 @@ static int reduce_scatter_direct(const void *sbuf, void *rbuf, const int *counts
         rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, slots, rbuf, mine, dtype, NULL);
     }
     for (int q = 1; OMPI_SUCCESS == rc && mine > 0 && q < size; ++q) {
-        rc = combine_right(&b, rbuf, slots + q * slot_stride, mine, dtype, op);
+        rc = mca_coll_persist_reduce_combine_right(&b, rbuf, slots + q * slot_stride, mine, dtype,
+                                                   op);
     }
     return mca_coll_persist_end(&b, rc, request);
 }
@@ -148,7 +150,8 @@ int mca_coll_persist_reduce_scatter_block_init(const void *sbuf, void *rbuf, int
 {
     (void) info;
     (void) module;
-    return reduce_scatter_direct(sbuf, rbuf, NULL, rcount, dtype, op, comm, request);
+    return mca_coll_persist_reduce_scatter_direct(sbuf, rbuf, NULL, rcount, dtype, op, comm,
+                                                  request);
 }
 
 int mca_coll_persist_reduce_scatter_init(const void *sbuf, void *rbuf, const int *rcounts,
@@ -163,5 +166,5 @@ int mca_coll_persist_reduce_scatter_init(const void *sbuf, void *rbuf, const int
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    return reduce_scatter_direct(sbuf, rbuf, rcounts, 0, dtype, op, comm, request);
+    return mca_coll_persist_reduce_scatter_direct(sbuf, rbuf, rcounts, 0, dtype, op, comm, request);
 }

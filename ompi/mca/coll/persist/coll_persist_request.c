@@ -17,7 +17,8 @@
 
 #include "coll_persist.h"
 
-static void run_actions(mca_coll_persist_request_t *req, int begin, int end)
+static void mca_coll_persist_request_run_actions(mca_coll_persist_request_t *req, int begin,
+                                                 int end)
 {
     for (int i = begin; i < end; ++i) {
         mca_coll_persist_action_t *a = &req->actions[i];
@@ -38,7 +39,7 @@ static void run_actions(mca_coll_persist_request_t *req, int begin, int end)
 /* True once every request of the round in flight is complete; they are
  * then made inactive again, ready for the next start.  A failed one sets
  * the collective's error. */
-static bool round_done(mca_coll_persist_request_t *req)
+static bool mca_coll_persist_request_round_done(mca_coll_persist_request_t *req)
 {
     mca_coll_persist_round_t *r = &req->rounds[req->round];
 
@@ -59,17 +60,18 @@ static bool round_done(mca_coll_persist_request_t *req)
 
 /* Moves through every round that can finish now.  Returns true when the
  * collective is complete. */
-static bool advance(mca_coll_persist_request_t *req)
+static bool mca_coll_persist_request_advance(mca_coll_persist_request_t *req)
 {
     if (NULL != req->shm) {
         return mca_coll_persist_shm_advance(req->shm);
     }
     for (;;) {
         if (req->round >= 0) {
-            if (!round_done(req)) {
+            if (!mca_coll_persist_request_round_done(req)) {
                 return false;
             }
-            run_actions(req, req->rounds[req->round].act_begin, req->rounds[req->round].act_end);
+            mca_coll_persist_request_run_actions(req, req->rounds[req->round].act_begin,
+                                                 req->rounds[req->round].act_end);
         }
         if (++req->round == req->nrounds || MPI_SUCCESS != req->super.super.req_status.MPI_ERROR) {
             return true;
@@ -85,12 +87,12 @@ static bool advance(mca_coll_persist_request_t *req)
     }
 }
 
-static void complete(mca_coll_persist_request_t *req)
+static void mca_coll_persist_request_complete(mca_coll_persist_request_t *req)
 {
     ompi_request_complete(&req->super.super, true);
 }
 
-static int persist_start(size_t count, ompi_request_t **requests)
+static int mca_coll_persist_request_start(size_t count, ompi_request_t **requests)
 {
     mca_coll_persist_component_t *c = &mca_coll_persist_component;
 
@@ -106,10 +108,11 @@ static int persist_start(size_t count, ompi_request_t **requests)
         req->super.super.req_state = OMPI_REQUEST_ACTIVE;
         req->round = -1;
         if (req->pre_actions > 0) {
-            run_actions(req, 0, req->pre_actions);
+            mca_coll_persist_request_run_actions(req, 0, req->pre_actions);
         }
-        if (NULL != req->shm ? mca_coll_persist_shm_start(req->shm) : advance(req)) {
-            complete(req);
+        if (NULL != req->shm ? mca_coll_persist_shm_start(req->shm)
+                             : mca_coll_persist_request_advance(req)) {
+            mca_coll_persist_request_complete(req);
             continue;
         }
         OPAL_THREAD_LOCK(&c->lock);
@@ -140,7 +143,7 @@ int mca_coll_persist_progress(void)
     OPAL_LIST_FOREACH_SAFE(item, next, &c->active, opal_list_item_t) {
         mca_coll_persist_request_t *req = (mca_coll_persist_request_t *)
             ((char *) item - offsetof(mca_coll_persist_request_t, active_item));
-        if (advance(req)) {
+        if (mca_coll_persist_request_advance(req)) {
             opal_list_remove_item(&c->active, item);
             done[n++] = req;
             if (PERSIST_PROGRESS_BATCH == n) {
@@ -152,12 +155,12 @@ int mca_coll_persist_progress(void)
         opal_mutex_unlock(&c->lock);
     }
     for (int i = 0; i < n; ++i) {
-        complete(done[i]);
+        mca_coll_persist_request_complete(done[i]);
     }
     return n;
 }
 
-static int persist_free(ompi_request_t **request)
+static int mca_coll_persist_request_free(ompi_request_t **request)
 {
     mca_coll_persist_request_t *req = (mca_coll_persist_request_t *) *request;
 
@@ -170,20 +173,20 @@ static int persist_free(ompi_request_t **request)
     return OMPI_SUCCESS;
 }
 
-static int persist_cancel(ompi_request_t *request, int complete_flag)
+static int mca_coll_persist_request_cancel(ompi_request_t *request, int complete_flag)
 {
     (void) request;
     (void) complete_flag;
     return MPI_ERR_REQUEST;
 }
 
-static void request_construct(mca_coll_persist_request_t *req)
+static void mca_coll_persist_request_construct(mca_coll_persist_request_t *req)
 {
     OMPI_REQUEST_INIT(&req->super.super, true);
     req->super.super.req_type = OMPI_REQUEST_COLL;
-    req->super.super.req_start = persist_start;
-    req->super.super.req_free = persist_free;
-    req->super.super.req_cancel = persist_cancel;
+    req->super.super.req_start = mca_coll_persist_request_start;
+    req->super.super.req_free = mca_coll_persist_request_free;
+    req->super.super.req_cancel = mca_coll_persist_request_cancel;
     OBJ_CONSTRUCT(&req->active_item, opal_list_item_t);
     req->comm = NULL;
     req->tag = 0;
@@ -198,7 +201,7 @@ static void request_construct(mca_coll_persist_request_t *req)
     req->shm = NULL;
 }
 
-static void request_destruct(mca_coll_persist_request_t *req)
+static void mca_coll_persist_request_destruct(mca_coll_persist_request_t *req)
 {
     for (int i = 0; i < req->nreqs; ++i) {
         if (MPI_REQUEST_NULL != req->reqs[i]) {
@@ -220,4 +223,4 @@ static void request_destruct(mca_coll_persist_request_t *req)
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_persist_request_t, ompi_coll_base_nbc_request_t,
-                   request_construct, request_destruct);
+                   mca_coll_persist_request_construct, mca_coll_persist_request_destruct);

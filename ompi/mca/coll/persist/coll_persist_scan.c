@@ -13,14 +13,14 @@
 
 #include "coll_persist.h"
 
-static void *scratch(mca_coll_persist_request_t *req, ompi_datatype_t *dtype)
+static void *mca_coll_persist_scan_scratch(mca_coll_persist_request_t *req, ompi_datatype_t *dtype)
 {
     ptrdiff_t true_lb, true_extent;
     ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
     return (char *) req->tmp - true_lb;
 }
 
-static size_t scratch_bytes(int count, ompi_datatype_t *dtype)
+static size_t mca_coll_persist_scan_scratch_bytes(int count, ompi_datatype_t *dtype)
 {
     ptrdiff_t true_lb;
     return mca_coll_persist_span(count, dtype, &true_lb);
@@ -31,9 +31,10 @@ static size_t scratch_bytes(int count, ompi_datatype_t *dtype)
  * the start actions already put where own points; result, when given,
  * accumulates the lower partners' blocks: inclusive scans start it from
  * the own input, exclusive ones from the first lower block received. */
-static int doubling(mca_coll_persist_builder_t *b, void *partial, void *incoming, void *result,
-                    bool result_has_own, int count, ompi_datatype_t *dtype, ompi_op_t *op,
-                    int rank, int size)
+static int mca_coll_persist_scan_doubling_rounds(mca_coll_persist_builder_t *b, void *partial,
+                                                 void *incoming, void *result, bool result_has_own,
+                                                 int count, ompi_datatype_t *dtype, ompi_op_t *op,
+                                                 int rank, int size)
 {
     bool empty = !result_has_own;
     int rc = OMPI_SUCCESS;
@@ -66,12 +67,12 @@ static int doubling(mca_coll_persist_builder_t *b, void *partial, void *incoming
 }
 
 /* Two scratch buffers of count elements: the partial and the incoming. */
-static int scan_doubling(const void *sbuf, void *rbuf, int count, ompi_datatype_t *dtype,
-                         ompi_op_t *op, bool exclusive, ompi_communicator_t *comm,
-                         ompi_request_t **request)
+static int mca_coll_persist_scan_doubling(const void *sbuf, void *rbuf, int count,
+                                          ompi_datatype_t *dtype, ompi_op_t *op, bool exclusive,
+                                          ompi_communicator_t *comm, ompi_request_t **request)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
-    size_t span = scratch_bytes(count, dtype);
+    size_t span = mca_coll_persist_scan_scratch_bytes(count, dtype);
     mca_coll_persist_builder_t b;
     char *partial, *incoming;
     const void *input = MPI_IN_PLACE == sbuf ? rbuf : sbuf;
@@ -81,14 +82,15 @@ static int scan_doubling(const void *sbuf, void *rbuf, int count, ompi_datatype_
         mca_coll_persist_abandon(&b);
         return rc;
     }
-    partial = scratch(b.req, dtype);
+    partial = mca_coll_persist_scan_scratch(b.req, dtype);
     incoming = partial + span;
     rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, input, partial, count, dtype, NULL);
     if (OMPI_SUCCESS == rc && !exclusive && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, sbuf, rbuf, count, dtype, NULL);
     }
     if (OMPI_SUCCESS == rc) {
-        rc = doubling(&b, partial, incoming, rbuf, !exclusive, count, dtype, op, rank, size);
+        rc = mca_coll_persist_scan_doubling_rounds(&b, partial, incoming, rbuf, !exclusive, count,
+                                                   dtype, op, rank, size);
     }
     return mca_coll_persist_end(&b, rc, request);
 }
@@ -106,14 +108,15 @@ int mca_coll_persist_scan_init(const void *sbuf, void *rbuf, int count,
     (void) info;
     (void) module;
     if (ompi_op_is_commute(op) && size > 1) {
-        return scan_doubling(sbuf, rbuf, count, dtype, op, false, comm, request);
+        return mca_coll_persist_scan_doubling(sbuf, rbuf, count, dtype, op, false, comm, request);
     }
-    rc = mca_coll_persist_request_new(comm, op, dtype, rank > 0 ? scratch_bytes(count, dtype) : 0, &b);
+    rc = mca_coll_persist_request_new(
+        comm, op, dtype, rank > 0 ? mca_coll_persist_scan_scratch_bytes(count, dtype) : 0, &b);
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, sbuf, rbuf, count, dtype, NULL);
     }
     if (OMPI_SUCCESS == rc && rank > 0) {
-        void *tmp = scratch(b.req, dtype);
+        void *tmp = mca_coll_persist_scan_scratch(b.req, dtype);
         rc = mca_coll_persist_round(&b);
         if (OMPI_SUCCESS == rc) {
             rc = mca_coll_persist_recv(&b, tmp, count, dtype, rank - 1);
@@ -145,16 +148,17 @@ int mca_coll_persist_exscan_init(const void *sbuf, void *rbuf, int count,
     (void) info;
     (void) module;
     if (ompi_op_is_commute(op) && size > 1) {
-        return scan_doubling(sbuf, rbuf, count, dtype, op, true, comm, request);
+        return mca_coll_persist_scan_doubling(sbuf, rbuf, count, dtype, op, true, comm, request);
     }
     /* The scratch buffer holds this rank's input, then the prefix it sends:
      * with MPI_IN_PLACE the input is in rbuf, which receives the result. */
-    rc = mca_coll_persist_request_new(comm, op, dtype, scratch_bytes(count, dtype), &b);
+    rc = mca_coll_persist_request_new(comm, op, dtype,
+                                      mca_coll_persist_scan_scratch_bytes(count, dtype), &b);
     if (OMPI_SUCCESS != rc) {
         mca_coll_persist_abandon(&b);
         return rc;
     }
-    own = scratch(b.req, dtype);
+    own = mca_coll_persist_scan_scratch(b.req, dtype);
     if (rank < size - 1) {
         rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, MPI_IN_PLACE == sbuf ? rbuf : sbuf,
                                      own, count, dtype, NULL);

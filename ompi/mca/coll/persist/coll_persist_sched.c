@@ -13,7 +13,7 @@
 
 #include "coll_persist.h"
 
-static int grow(void **array, int *cap, int need, size_t elem)
+static int mca_coll_persist_grow(void **array, int *cap, int need, size_t elem)
 {
     void *p;
     int cap2;
@@ -64,7 +64,7 @@ int mca_coll_persist_request_new(ompi_communicator_t *comm, ompi_op_t *op,
     return OMPI_SUCCESS;
 }
 
-static void close_round(mca_coll_persist_request_t *req)
+static void mca_coll_persist_close_round(mca_coll_persist_request_t *req)
 {
     if (req->nrounds > 0) {
         mca_coll_persist_round_t *r = &req->rounds[req->nrounds - 1];
@@ -79,23 +79,24 @@ int mca_coll_persist_round(mca_coll_persist_builder_t *b)
 {
     mca_coll_persist_request_t *req = b->req;
     mca_coll_persist_round_t *r;
-    int rc = grow((void **) &req->rounds, &b->cap_rounds, req->nrounds + 1, sizeof(*r));
+    int rc = mca_coll_persist_grow((void **) &req->rounds, &b->cap_rounds, req->nrounds + 1,
+                                   sizeof(*r));
 
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    close_round(req);
+    mca_coll_persist_close_round(req);
     r = &req->rounds[req->nrounds++];
     r->req_begin = r->req_end = req->nreqs;
     r->act_begin = r->act_end = req->nactions;
     return OMPI_SUCCESS;
 }
 
-static ompi_request_t **next_req(mca_coll_persist_builder_t *b)
+static ompi_request_t **mca_coll_persist_next_req(mca_coll_persist_builder_t *b)
 {
     mca_coll_persist_request_t *req = b->req;
-    if (OMPI_SUCCESS != grow((void **) &req->reqs, &b->cap_reqs, req->nreqs + 1,
-                             sizeof(*req->reqs))) {
+    if (OMPI_SUCCESS != mca_coll_persist_grow((void **) &req->reqs, &b->cap_reqs, req->nreqs + 1,
+                                              sizeof(*req->reqs))) {
         return NULL;
     }
     req->reqs[req->nreqs] = MPI_REQUEST_NULL;
@@ -105,7 +106,7 @@ static ompi_request_t **next_req(mca_coll_persist_builder_t *b)
 int mca_coll_persist_send(mca_coll_persist_builder_t *b, const void *buf, int count,
                           ompi_datatype_t *dtype, int peer)
 {
-    ompi_request_t **slot = next_req(b);
+    ompi_request_t **slot = mca_coll_persist_next_req(b);
     int rc;
 
     if (NULL == slot) {
@@ -122,7 +123,7 @@ int mca_coll_persist_send(mca_coll_persist_builder_t *b, const void *buf, int co
 int mca_coll_persist_recv(mca_coll_persist_builder_t *b, void *buf, int count,
                           ompi_datatype_t *dtype, int peer)
 {
-    ompi_request_t **slot = next_req(b);
+    ompi_request_t **slot = mca_coll_persist_next_req(b);
     int rc;
 
     if (NULL == slot) {
@@ -141,7 +142,8 @@ int mca_coll_persist_action(mca_coll_persist_builder_t *b, mca_coll_persist_acti
 {
     mca_coll_persist_request_t *req = b->req;
     mca_coll_persist_action_t *a;
-    int rc = grow((void **) &req->actions, &b->cap_actions, req->nactions + 1, sizeof(*a));
+    int rc = mca_coll_persist_grow((void **) &req->actions, &b->cap_actions, req->nactions + 1,
+                                   sizeof(*a));
 
     if (OMPI_SUCCESS != rc) {
         return rc;
@@ -172,7 +174,7 @@ int mca_coll_persist_action2(mca_coll_persist_builder_t *b, const void *src, int
 
 int mca_coll_persist_finish(mca_coll_persist_builder_t *b, ompi_request_t **request)
 {
-    close_round(b->req);
+    mca_coll_persist_close_round(b->req);
     *request = &b->req->super.super;
     b->req = NULL;
     return OMPI_SUCCESS;

@@ -76,8 +76,8 @@ struct mca_coll_persist_shm_t {
     int waiting;                          /* first rank not yet seen at gen */
     size_t bytes, slot_bytes;
     const char *src;                      /* contribution, contiguous bytes */
-    const char *own;                      /* the same in private memory (see publish) */
-    char *own_copy;                       /* in place: where publish keeps it */
+    const char *own;                      /* the same in private memory, for reducing */
+    char *own_copy;                       /* in place: where publishing keeps it */
     char *dst;                            /* result, contiguous bytes */
     void *rbuf;                           /* result as the user's datatype sees it */
     int count;
@@ -94,33 +94,34 @@ struct mca_coll_persist_shm_t {
     opal_shmem_ds_t ds;
 };
 
-static shm_slot_t *slot(mca_coll_persist_shm_t *s, int rank, int idx)
+static shm_slot_t *mca_coll_persist_shm_slot(mca_coll_persist_shm_t *s, int rank, int idx)
 {
     return (shm_slot_t *) (s->data + ((size_t) rank * s->nslots + (size_t) idx) * s->slot_bytes);
 }
 
 /* Has rank published this start?  (A slot holds start gen - nslots or
  * gen; the protocol keeps a writer from getting further ahead.) */
-static bool arrived(mca_coll_persist_shm_t *s, int rank)
+static bool mca_coll_persist_shm_arrived(mca_coll_persist_shm_t *s, int rank)
 {
-    return __atomic_load_n(&slot(s, rank, s->cur)->seq, __ATOMIC_ACQUIRE) >= s->gen;
+    return __atomic_load_n(&mca_coll_persist_shm_slot(s, rank, s->cur)->seq, __ATOMIC_ACQUIRE)
+           >= s->gen;
 }
 
 /* In place, the result overwrites the contribution before it is reduced:
- * keep it where contribution() finds it. */
-static void keep_own(mca_coll_persist_shm_t *s)
+ * keep it where mca_coll_persist_shm_contribution() finds it. */
+static void mca_coll_persist_shm_keep_own(mca_coll_persist_shm_t *s)
 {
     if (NULL != s->own_copy) {
         memcpy(s->own_copy, s->src, s->bytes);
     }
 }
 
-static void publish(mca_coll_persist_shm_t *s)
+static void mca_coll_persist_shm_publish(mca_coll_persist_shm_t *s)
 {
-    shm_slot_t *mine = slot(s, s->rank, s->cur);
+    shm_slot_t *mine = mca_coll_persist_shm_slot(s, s->rank, s->cur);
     if (s->bytes > 0 && NULL != s->src) {
         memcpy(mine->data, s->src, s->bytes);
-        keep_own(s);
+        mca_coll_persist_shm_keep_own(s);
     }
     __atomic_store_n(&mine->seq, s->gen, __ATOMIC_RELEASE);
     s->published = true;
@@ -128,23 +129,23 @@ static void publish(mca_coll_persist_shm_t *s)
 
 /* True once every rank has published this start; data they published is
  * then visible. */
-static bool all_arrived(mca_coll_persist_shm_t *s)
+static bool mca_coll_persist_shm_all_arrived(mca_coll_persist_shm_t *s)
 {
     for (; s->waiting < s->size; ++s->waiting) {
-        if (!arrived(s, s->waiting)) {
+        if (!mca_coll_persist_shm_arrived(s, s->waiting)) {
             return false;
         }
     }
     return true;
 }
 
-static volatile uint32_t *meet_word(mca_coll_persist_shm_t *s, int j)
+static volatile uint32_t *mca_coll_persist_shm_meet_word(mca_coll_persist_shm_t *s, int j)
 {
     return (volatile uint32_t *) s->meet + j;
 }
 
 /* Where rank j's contribution to this start sits in the meeting line. */
-static char *meet_place(mca_coll_persist_shm_t *s, int j)
+static char *mca_coll_persist_shm_meet_place(mca_coll_persist_shm_t *s, int j)
 {
     return s->meet + s->meet_data + ((size_t) j * 2 + s->gen % 2) * s->meet_stride;
 }
@@ -152,30 +153,33 @@ static char *meet_place(mca_coll_persist_shm_t *s, int j)
 /* Rank j's contribution to this start.  Our own is read from private
  * memory: reading our slot back while the others read it too costs a
  * cache-line round trip (2 ranks here: 0.37 against 0.31 us per exchange). */
-static const char *contribution(mca_coll_persist_shm_t *s, int j)
+static const char *mca_coll_persist_shm_contribution(mca_coll_persist_shm_t *s, int j)
 {
     if (j == s->rank) {
         return s->own;
     }
-    return NULL != s->meet ? meet_place(s, j) : slot(s, j, s->cur)->data;
+    return NULL != s->meet ? mca_coll_persist_shm_meet_place(s, j)
+                           : mca_coll_persist_shm_slot(s, j, s->cur)->data;
 }
 
-static void meet_publish(mca_coll_persist_shm_t *s)
+static void mca_coll_persist_shm_meet_publish(mca_coll_persist_shm_t *s)
 {
     if (s->bytes > 0) {
-        memcpy(meet_place(s, s->rank), s->src, s->bytes);
-        keep_own(s);
+        memcpy(mca_coll_persist_shm_meet_place(s, s->rank), s->src, s->bytes);
+        mca_coll_persist_shm_keep_own(s);
     }
-    __atomic_store_n(meet_word(s, s->rank), (uint32_t) s->gen, __ATOMIC_RELEASE);
+    __atomic_store_n(mca_coll_persist_shm_meet_word(s, s->rank), (uint32_t) s->gen,
+                     __ATOMIC_RELEASE);
     s->published = true;
 }
 
 /* A word is at most one start ahead of ours, so the difference modulo
  * 2^32 tells ahead from behind. */
-static bool meet_all_arrived(mca_coll_persist_shm_t *s)
+static bool mca_coll_persist_shm_meet_all_arrived(mca_coll_persist_shm_t *s)
 {
     for (; s->waiting < s->size; ++s->waiting) {
-        uint32_t seen = __atomic_load_n(meet_word(s, s->waiting), __ATOMIC_ACQUIRE);
+        uint32_t seen =
+            __atomic_load_n(mca_coll_persist_shm_meet_word(s, s->waiting), __ATOMIC_ACQUIRE);
         if ((int32_t) (seen - (uint32_t) s->gen) < 0) {
             return false;
         }
@@ -184,14 +188,14 @@ static bool meet_all_arrived(mca_coll_persist_shm_t *s)
 }
 
 /* result = x0 op (x1 op (... op x(p-1))) */
-static void reduce_in_rank_order(mca_coll_persist_shm_t *s)
+static void mca_coll_persist_shm_reduce_in_rank_order(mca_coll_persist_shm_t *s)
 {
     if (0 == s->bytes) {
         return;
     }
-    memcpy(s->dst, contribution(s, s->size - 1), s->bytes);
+    memcpy(s->dst, mca_coll_persist_shm_contribution(s, s->size - 1), s->bytes);
     for (int j = s->size - 2; j >= 0; --j) {
-        char *src = (char *) contribution(s, j) - s->true_lb;
+        char *src = (char *) mca_coll_persist_shm_contribution(s, j) - s->true_lb;
         if (NULL != s->scalar) {
             int count = s->count;
             s->scalar(src, s->rbuf, &count, &s->dtype, NULL);
@@ -210,7 +214,8 @@ static void reduce_in_rank_order(mca_coll_persist_shm_t *s)
  * code is the faster one. */
 #define SHM_SCALAR_OP_BYTES SHM_LINE
 
-static ompi_op_base_handler_fn_t scalar_fn(ompi_op_t *op, ompi_datatype_t *dtype, size_t bytes)
+static ompi_op_base_handler_fn_t
+mca_coll_persist_shm_scalar_fn(ompi_op_t *op, ompi_datatype_t *dtype, size_t bytes)
 {
     int t;
 
@@ -226,7 +231,7 @@ static ompi_op_base_handler_fn_t scalar_fn(ompi_op_t *op, ompi_datatype_t *dtype
 /* The root reads a rank's done line only when the value it saw last is
  * too old: every read of a line the reader keeps writing is a cross-core
  * transfer, and one per start would bound the root's rate by it. */
-static bool bcast_root_may_write(mca_coll_persist_shm_t *s)
+static bool mca_coll_persist_shm_bcast_root_may_write(mca_coll_persist_shm_t *s)
 {
     if (s->gen <= (uint64_t) s->nslots) {
         return true;
@@ -244,19 +249,19 @@ static bool bcast_root_may_write(mca_coll_persist_shm_t *s)
     return true;
 }
 
-static bool bcast_advance(mca_coll_persist_shm_t *s)
+static bool mca_coll_persist_shm_bcast_advance(mca_coll_persist_shm_t *s)
 {
     if (s->rank == s->root) {
-        if (!s->published && bcast_root_may_write(s)) {
-            publish(s);
+        if (!s->published && mca_coll_persist_shm_bcast_root_may_write(s)) {
+            mca_coll_persist_shm_publish(s);
         }
         return s->published;
     }
-    if (!arrived(s, s->root)) {
+    if (!mca_coll_persist_shm_arrived(s, s->root)) {
         return false;
     }
     if (s->bytes > 0) {
-        memcpy(s->dst, slot(s, s->root, s->cur)->data, s->bytes);
+        memcpy(s->dst, mca_coll_persist_shm_slot(s, s->root, s->cur)->data, s->bytes);
     }
     /* release: the copy is over before the root may reuse the slot */
     __atomic_store_n(&s->ctl[s->rank].done, s->gen, __ATOMIC_RELEASE);
@@ -264,7 +269,8 @@ static bool bcast_advance(mca_coll_persist_shm_t *s)
      * its transfer overlaps the return to the application.  (Fetching
      * three ahead takes lines the root is about to write from it: 0.18
      * against 0.09 us per start on 2 ranks.) */
-    __builtin_prefetch(slot(s, s->root, s->cur + 1 == s->nslots ? 0 : s->cur + 1));
+    __builtin_prefetch(
+        mca_coll_persist_shm_slot(s, s->root, s->cur + 1 == s->nslots ? 0 : s->cur + 1));
     return true;
 }
 
@@ -272,16 +278,18 @@ bool mca_coll_persist_shm_advance(mca_coll_persist_shm_t *s)
 {
     switch (s->kind) {
     case MCA_COLL_PERSIST_SHM_BCAST:
-        return bcast_advance(s);
+        return mca_coll_persist_shm_bcast_advance(s);
     case MCA_COLL_PERSIST_SHM_BARRIER:
     case MCA_COLL_PERSIST_SHM_ALLREDUCE:      /* a barrier is an allreduce of nothing */
         if (!s->published) {
-            NULL != s->meet ? meet_publish(s) : publish(s);
+            NULL != s->meet ? mca_coll_persist_shm_meet_publish(s)
+                            : mca_coll_persist_shm_publish(s);
         }
-        if (!(NULL != s->meet ? meet_all_arrived(s) : all_arrived(s))) {
+        if (!(NULL != s->meet ? mca_coll_persist_shm_meet_all_arrived(s)
+                              : mca_coll_persist_shm_all_arrived(s))) {
             return false;
         }
-        reduce_in_rank_order(s);
+        mca_coll_persist_shm_reduce_in_rank_order(s);
         return true;
     }
     return true;
@@ -308,7 +316,7 @@ void mca_coll_persist_shm_release(mca_coll_persist_shm_t *s)
 
 /* Whether the plan can be served from shared memory: decided from facts
  * that are the same on every rank, so all of them take the same path. */
-static bool eligible(ompi_communicator_t *comm, size_t bytes)
+static bool mca_coll_persist_shm_eligible(ompi_communicator_t *comm, size_t bytes)
 {
     mca_coll_persist_component_t *c = &mca_coll_persist_component;
     int size = ompi_comm_size(comm);
@@ -326,7 +334,7 @@ static bool eligible(ompi_communicator_t *comm, size_t bytes)
     return true;
 }
 
-static const char *backing_directory(void)
+static const char *mca_coll_persist_shm_backing_directory(void)
 {
     return 0 == access("/dev/shm", W_OK) ? "/dev/shm" : ompi_process_info.proc_session_dir;
 }
@@ -334,8 +342,8 @@ static const char *backing_directory(void)
 /* Rank 0 creates the segment; everybody attaches; the segment's name is
  * unlinked once all have it, so nothing is left behind.  Returns whether
  * every rank attached and could use it (ok is this rank's own verdict). */
-static int map_segment(ompi_communicator_t *comm, mca_coll_persist_shm_t *s, size_t len, int tag,
-                       int ok, bool *all_ok)
+static int mca_coll_persist_shm_map_segment(ompi_communicator_t *comm, mca_coll_persist_shm_t *s,
+                                            size_t len, int tag, int ok, bool *all_ok)
 {
     struct {
         int created;
@@ -347,9 +355,10 @@ static int map_segment(ompi_communicator_t *comm, mca_coll_persist_shm_t *s, siz
     memset(&hello, 0, sizeof(hello));
     if (0 == s->rank) {
         char path[OPAL_PATH_MAX];
-        snprintf(path, sizeof(path), "%s/ompix_coll_persist.%s.%x.%d.%d.%d", backing_directory(),
-                 ompi_process_info.nodename, OMPI_PROC_MY_NAME->jobid,
-                 (int) OMPI_PROC_MY_NAME->vpid, (int) ompi_comm_get_cid(comm), tag);
+        snprintf(path, sizeof(path), "%s/ompix_coll_persist.%s.%x.%d.%d.%d",
+                 mca_coll_persist_shm_backing_directory(), ompi_process_info.nodename,
+                 OMPI_PROC_MY_NAME->jobid, (int) OMPI_PROC_MY_NAME->vpid,
+                 (int) ompi_comm_get_cid(comm), tag);
         hello.created = OPAL_SUCCESS == opal_shmem_segment_create(&hello.ds, path, len);
     }
     rc = comm->c_coll->coll_bcast(&hello, sizeof(hello), MPI_BYTE, 0, comm,
@@ -402,7 +411,7 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
         (void) mca_coll_persist_span(count, dtype, &true_lb);
         contiguous = ompi_datatype_is_contiguous_memory_layout(dtype, count);
     }
-    if (!eligible(comm, bytes)) {
+    if (!mca_coll_persist_shm_eligible(comm, bytes)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     s = calloc(1, sizeof(*s));
@@ -424,7 +433,7 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
     s->count = count;
     s->dtype = dtype;
     s->op = op;
-    s->scalar = scalar_fn(op, dtype, bytes);
+    s->scalar = mca_coll_persist_shm_scalar_fn(op, dtype, bytes);
     s->true_lb = true_lb;
     s->rbuf = rbuf;
     s->dst = (char *) rbuf + true_lb;
@@ -451,7 +460,7 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
         /* alignment slack, done lines, then the meeting line or the slots */
         size_t meet_or_slots = s->use_meet ? SHM_LINE : (size_t) s->size * s->nslots * s->slot_bytes;
         size_t len = SHM_LINE + (size_t) s->size * sizeof(shm_ctl_t) + meet_or_slots;
-        rc = map_segment(comm, s, len, b.req->tag, contiguous, &all_ok);
+        rc = mca_coll_persist_shm_map_segment(comm, s, len, b.req->tag, contiguous, &all_ok);
     }
     if (OMPI_SUCCESS != rc || !all_ok) {
         free(s->own_copy);

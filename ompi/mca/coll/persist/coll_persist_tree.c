@@ -14,8 +14,9 @@
 
 /* Copies blocks between rank order (user buffer) and vrank order (staging
  * buffer): vranks [0, size-root) are ranks [root, size), the rest [0, root). */
-static int reorder(mca_coll_persist_builder_t *b, bool to_vrank, void *user, void *stage,
-                   int count, ompi_datatype_t *dtype, int root, int size)
+static int mca_coll_persist_tree_reorder(mca_coll_persist_builder_t *b, bool to_vrank, void *user,
+                                         void *stage, int count, ompi_datatype_t *dtype, int root,
+                                         int size)
 {
     char *u = user, *s = stage;
     ptrdiff_t blk = count * mca_coll_persist_extent(dtype);
@@ -87,7 +88,7 @@ int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datat
         }
     }
     if (OMPI_SUCCESS == rc && is_root && !direct) {
-        rc = reorder(&b, false, rbuf, stage, rcount, rdtype, root, size);
+        rc = mca_coll_persist_tree_reorder(&b, false, rbuf, stage, rcount, rdtype, root, size);
     }
     return mca_coll_persist_end(&b, rc, request);
 }
@@ -118,7 +119,8 @@ int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_data
     }
     stage = direct ? (char *) sbuf : (char *) b.req->tmp - true_lb;
     if (is_root && !direct) {
-        rc = reorder(&b, true, (void *) sbuf, stage, scount, sdtype, root, size);
+        rc = mca_coll_persist_tree_reorder(&b, true, (void *) sbuf, stage, scount, sdtype, root,
+                                           size);
     }
     if (OMPI_SUCCESS == rc && !is_root) {
         int parent = (mca_coll_persist_parent(vrank) + root) % size;

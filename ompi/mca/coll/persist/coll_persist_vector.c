@@ -132,28 +132,28 @@ typedef struct {
     bool bytes;
 } side_t;
 
-static ompi_datatype_t *side_type(const side_t *s, int p)
+static ompi_datatype_t *mca_coll_persist_side_type(const side_t *s, int p)
 {
     return s->types[s->bytes ? p : 0];
 }
 
-static ptrdiff_t side_offset(const side_t *s, int p)
+static ptrdiff_t mca_coll_persist_side_offset(const side_t *s, int p)
 {
     ptrdiff_t lb, extent;
     if (s->bytes) {
         return s->disps[p];
     }
-    ompi_datatype_get_extent(side_type(s, p), &lb, &extent);
+    ompi_datatype_get_extent(mca_coll_persist_side_type(s, p), &lb, &extent);
     return (ptrdiff_t) s->disps[p] * extent;
 }
 
-static char *side_addr(const side_t *s, const void *buf, int p)
+static char *mca_coll_persist_side_addr(const side_t *s, const void *buf, int p)
 {
-    return (char *) buf + side_offset(s, p);
+    return (char *) buf + mca_coll_persist_side_offset(s, p);
 }
 
 /* The byte range [*lo, *hi) of buf that the blocks of s cover. */
-static void side_span(const side_t *s, int size, ptrdiff_t *lo, ptrdiff_t *hi)
+static void mca_coll_persist_side_span(const side_t *s, int size, ptrdiff_t *lo, ptrdiff_t *hi)
 {
     bool first = true;
     *lo = *hi = 0;
@@ -162,9 +162,9 @@ static void side_span(const side_t *s, int size, ptrdiff_t *lo, ptrdiff_t *hi)
         if (0 == s->counts[p]) {
             continue;
         }
-        ompi_datatype_get_true_extent(side_type(s, p), &tlb, &text);
-        ompi_datatype_get_extent(side_type(s, p), &lb, &ext);
-        ptrdiff_t b = side_offset(s, p) + tlb;
+        ompi_datatype_get_true_extent(mca_coll_persist_side_type(s, p), &tlb, &text);
+        ompi_datatype_get_extent(mca_coll_persist_side_type(s, p), &lb, &ext);
+        ptrdiff_t b = mca_coll_persist_side_offset(s, p) + tlb;
         ptrdiff_t e = b + text + (ptrdiff_t) (s->counts[p] - 1) * ext;
         *lo = first || b < *lo ? b : *lo;
         *hi = first || e > *hi ? e : *hi;
@@ -172,8 +172,8 @@ static void side_span(const side_t *s, int size, ptrdiff_t *lo, ptrdiff_t *hi)
     }
 }
 
-static int alltoall_direct(const void *sbuf, side_t snd, void *rbuf, side_t rcv,
-                           ompi_communicator_t *comm, ompi_request_t **request)
+static int mca_coll_persist_alltoall_direct(const void *sbuf, side_t snd, void *rbuf, side_t rcv,
+                                            ompi_communicator_t *comm, ompi_request_t **request)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     bool in_place = MPI_IN_PLACE == sbuf;
@@ -190,7 +190,7 @@ static int alltoall_direct(const void *sbuf, side_t snd, void *rbuf, side_t rcv,
     }
     if (in_place) {
         /* Send from a copy of the receive blocks taken at every start. */
-        side_span(&rcv, size, &lo, &hi);
+        mca_coll_persist_side_span(&rcv, size, &lo, &hi);
     }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, (size_t) (hi - lo), &b);
     if (OMPI_SUCCESS == rc && in_place) {
@@ -201,20 +201,21 @@ static int alltoall_direct(const void *sbuf, side_t snd, void *rbuf, side_t rcv,
         sbuf = (char *) b.req->tmp - lo;
         snd = rcv;
     } else if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_persist_action2(&b, side_addr(&snd, sbuf, rank), snd.counts[rank],
-                                      side_type(&snd, rank), side_addr(&rcv, rbuf, rank),
-                                      rcv.counts[rank], side_type(&rcv, rank));
+        rc = mca_coll_persist_action2(&b, mca_coll_persist_side_addr(&snd, sbuf, rank),
+                                      snd.counts[rank], mca_coll_persist_side_type(&snd, rank),
+                                      mca_coll_persist_side_addr(&rcv, rbuf, rank),
+                                      rcv.counts[rank], mca_coll_persist_side_type(&rcv, rank));
     }
     if (OMPI_SUCCESS == rc) {
         rc = mca_coll_persist_round(&b);
     }
     for (int k = 1; OMPI_SUCCESS == rc && k < size; ++k) {
         int to = (rank + k) % size, from = (rank - k + size) % size;
-        rc = mca_coll_persist_recv(&b, side_addr(&rcv, rbuf, from), rcv.counts[from],
-                                   side_type(&rcv, from), from);
+        rc = mca_coll_persist_recv(&b, mca_coll_persist_side_addr(&rcv, rbuf, from),
+                                   rcv.counts[from], mca_coll_persist_side_type(&rcv, from), from);
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_send(&b, side_addr(&snd, sbuf, to), snd.counts[to],
-                                       side_type(&snd, to), to);
+            rc = mca_coll_persist_send(&b, mca_coll_persist_side_addr(&snd, sbuf, to),
+                                       snd.counts[to], mca_coll_persist_side_type(&snd, to), to);
         }
     }
     return mca_coll_persist_end(&b, rc, request);
@@ -231,7 +232,7 @@ int mca_coll_persist_alltoallv_init(const void *sbuf, const int *scounts, const 
     (void) info;
     (void) module;
     side_t snd = {scounts, sdisps, &sdtype, false}, rcv = {rcounts, rdisps, &rdtype, false};
-    return alltoall_direct(sbuf, snd, rbuf, rcv, comm, request);
+    return mca_coll_persist_alltoall_direct(sbuf, snd, rbuf, rcv, comm, request);
 }
 
 int mca_coll_persist_alltoallw_init(const void *sbuf, const int *scounts, const int *sdisps,
@@ -245,5 +246,5 @@ int mca_coll_persist_alltoallw_init(const void *sbuf, const int *scounts, const 
     (void) info;
     (void) module;
     side_t snd = {scounts, sdisps, sdtypes, true}, rcv = {rcounts, rdisps, rdtypes, true};
-    return alltoall_direct(sbuf, snd, rbuf, rcv, comm, request);
+    return mca_coll_persist_alltoall_direct(sbuf, snd, rbuf, rcv, comm, request);
 }
