@@ -66,11 +66,8 @@ dnl installed into LIBDIR, built before the extensions and components that
 dnl link them: OMPIX_COMMON_SUBDIRS, and OMPIX_COMMON_LIBS for libompix.
 dnl A COMPILE_MODE macro of a common library applies to Open MPI trees only.
 AC_DEFUN([OMPIX_CONFIGURE_COMPONENTS], [
-    dnl Names Open MPI's Makefiles use: library prefixes (empty unless
-    dnl Open MPI was configured with one) and the top of its source tree,
-    dnl which ompix's sources include from as Open MPI's do.
-    AC_SUBST([OMPI_LIB_PREFIX], [])
-    AC_SUBST([OPAL_LIB_PREFIX], [])
+    dnl ompix's sources include each other from the top of the tree, as
+    dnl Open MPI's do (ompi/mca/common/ompix/...).
     CPPFLAGS="$CPPFLAGS -I\$(top_srcdir)"
     AC_ARG_WITH([component-dir],
         [AS_HELP_STRING([--with-component-dir=DIR],

@@ -39,21 +39,16 @@
  */
 #include "ompi_config.h"
 
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "opal/align.h"
-#include "opal/mca/shmem/base/base.h"
-#include "opal/mca/shmem/shmem.h"
-#include "opal/util/proc.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_shm.h"
 #include "ompi/mca/op/base/functions.h"
-#include "ompi/mca/rte/rte.h"
-#include "ompi/proc/proc.h"
 
 #include "coll_persist.h"
 
-#define SHM_LINE 64
+#define SHM_LINE MCA_COMMON_OMPIX_SHM_LINE
 
 typedef struct {
     volatile uint64_t done;
@@ -91,7 +86,7 @@ struct mca_coll_persist_shm_t {
     size_t meet_data;                     /* where its contribution places begin */
     size_t meet_stride;                   /* between contributions, 8-byte aligned */
     char *data;
-    opal_shmem_ds_t ds;
+    mca_common_ompix_shm_t seg;
 };
 
 static shm_slot_t *mca_coll_persist_shm_slot(mca_coll_persist_shm_t *s, int rank, int idx)
@@ -103,7 +98,7 @@ static shm_slot_t *mca_coll_persist_shm_slot(mca_coll_persist_shm_t *s, int rank
  * gen; the protocol keeps a writer from getting further ahead.) */
 static bool mca_coll_persist_shm_arrived(mca_coll_persist_shm_t *s, int rank)
 {
-    return __atomic_load_n(&mca_coll_persist_shm_slot(s, rank, s->cur)->seq, __ATOMIC_ACQUIRE)
+    return mca_common_ompix_atomic_load_acq_64(&mca_coll_persist_shm_slot(s, rank, s->cur)->seq)
            >= s->gen;
 }
 
@@ -123,7 +118,7 @@ static void mca_coll_persist_shm_publish(mca_coll_persist_shm_t *s)
         memcpy(mine->data, s->src, s->bytes);
         mca_coll_persist_shm_keep_own(s);
     }
-    __atomic_store_n(&mine->seq, s->gen, __ATOMIC_RELEASE);
+    mca_common_ompix_atomic_store_rel_64(&mine->seq, s->gen);
     s->published = true;
 }
 
@@ -168,8 +163,8 @@ static void mca_coll_persist_shm_meet_publish(mca_coll_persist_shm_t *s)
         memcpy(mca_coll_persist_shm_meet_place(s, s->rank), s->src, s->bytes);
         mca_coll_persist_shm_keep_own(s);
     }
-    __atomic_store_n(mca_coll_persist_shm_meet_word(s, s->rank), (uint32_t) s->gen,
-                     __ATOMIC_RELEASE);
+    mca_common_ompix_atomic_store_rel_32(mca_coll_persist_shm_meet_word(s, s->rank),
+                                         (uint32_t) s->gen);
     s->published = true;
 }
 
@@ -179,7 +174,7 @@ static bool mca_coll_persist_shm_meet_all_arrived(mca_coll_persist_shm_t *s)
 {
     for (; s->waiting < s->size; ++s->waiting) {
         uint32_t seen =
-            __atomic_load_n(mca_coll_persist_shm_meet_word(s, s->waiting), __ATOMIC_ACQUIRE);
+            mca_common_ompix_atomic_load_acq_32(mca_coll_persist_shm_meet_word(s, s->waiting));
         if ((int32_t) (seen - (uint32_t) s->gen) < 0) {
             return false;
         }
@@ -241,7 +236,7 @@ static bool mca_coll_persist_shm_bcast_root_may_write(mca_coll_persist_shm_t *s)
             continue;
         }
         /* acquire: their reads of the old data are over before we write */
-        s->seen_done[s->waiting] = __atomic_load_n(&s->ctl[s->waiting].done, __ATOMIC_ACQUIRE);
+        s->seen_done[s->waiting] = mca_common_ompix_atomic_load_acq_64(&s->ctl[s->waiting].done);
         if (s->seen_done[s->waiting] < s->gen - s->nslots) {
             return false;
         }
@@ -264,7 +259,7 @@ static bool mca_coll_persist_shm_bcast_advance(mca_coll_persist_shm_t *s)
         memcpy(s->dst, mca_coll_persist_shm_slot(s, s->root, s->cur)->data, s->bytes);
     }
     /* release: the copy is over before the root may reuse the slot */
-    __atomic_store_n(&s->ctl[s->rank].done, s->gen, __ATOMIC_RELEASE);
+    mca_common_ompix_atomic_store_rel_64(&s->ctl[s->rank].done, s->gen);
     /* The root may be ahead: start fetching the next slot now, so that
      * its transfer overlaps the return to the application.  (Fetching
      * three ahead takes lines the root is about to write from it: 0.18
@@ -307,7 +302,7 @@ bool mca_coll_persist_shm_start(mca_coll_persist_shm_t *s)
 void mca_coll_persist_shm_release(mca_coll_persist_shm_t *s)
 {
     if (NULL != s) {
-        opal_shmem_segment_detach(&s->ds);
+        mca_common_ompix_shm_unmap(&s->seg);
         free(s->own_copy);
         free(s->seen_done);
         free(s);
@@ -325,73 +320,19 @@ static bool mca_coll_persist_shm_eligible(ompi_communicator_t *comm, size_t byte
         || bytes > (size_t) c->shm_max_bytes) {
         return false;
     }
-    for (int i = 0; i < size; ++i) {
-        ompi_proc_t *proc = ompi_comm_peer_lookup(comm, i);
-        if (NULL == proc || !OPAL_PROC_ON_LOCAL_NODE(proc->super.proc_flags)) {
-            return false;
-        }
-    }
-    return true;
+    return mca_common_ompix_shm_comm_on_node(comm);
 }
 
-static const char *mca_coll_persist_shm_backing_directory(void)
+/* The segment (common/ompix maps it on every rank or on none) holds the
+ * done lines, then the meeting line or the slots. */
+static void mca_coll_persist_shm_layout(mca_coll_persist_shm_t *s)
 {
-    return 0 == access("/dev/shm", W_OK) ? "/dev/shm" : ompi_process_info.proc_session_dir;
-}
-
-/* Rank 0 creates the segment; everybody attaches; the segment's name is
- * unlinked once all have it, so nothing is left behind.  Returns whether
- * every rank attached and could use it (ok is this rank's own verdict). */
-static int mca_coll_persist_shm_map_segment(ompi_communicator_t *comm, mca_coll_persist_shm_t *s,
-                                            size_t len, int tag, int ok, bool *all_ok)
-{
-    struct {
-        int created;
-        opal_shmem_ds_t ds;
-    } hello;
-    void *base = NULL;
-    int rc;
-
-    memset(&hello, 0, sizeof(hello));
-    if (0 == s->rank) {
-        char path[OPAL_PATH_MAX];
-        snprintf(path, sizeof(path), "%s/ompix_coll_persist.%s.%x.%d.%d.%d",
-                 mca_coll_persist_shm_backing_directory(), ompi_process_info.nodename,
-                 OMPI_PROC_MY_NAME->jobid, (int) OMPI_PROC_MY_NAME->vpid,
-                 (int) ompi_comm_get_cid(comm), tag);
-        hello.created = OPAL_SUCCESS == opal_shmem_segment_create(&hello.ds, path, len);
-    }
-    rc = comm->c_coll->coll_bcast(&hello, sizeof(hello), MPI_BYTE, 0, comm,
-                                  comm->c_coll->coll_bcast_module);
-    if (OMPI_SUCCESS != rc) {
-        if (0 == s->rank && hello.created) {
-            opal_shmem_unlink(&hello.ds);
-        }
-        return rc;
-    }
-    if (hello.created) {
-        s->ds = hello.ds;
-        base = opal_shmem_segment_attach(&s->ds);
-    }
-    int mine = ok && NULL != base, all = 0;
-    rc = comm->c_coll->coll_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm,
-                                      comm->c_coll->coll_allreduce_module);
-    if (0 == s->rank && hello.created) {
-        opal_shmem_unlink(&s->ds);
-    }
-    if (NULL != base && (OMPI_SUCCESS != rc || !all)) {
-        opal_shmem_segment_detach(&s->ds);
-        base = NULL;
-    }
-    /* opal shmem puts its own header first: align the control lines */
-    s->ctl = (shm_ctl_t *) OPAL_ALIGN((uintptr_t) base, SHM_LINE, uintptr_t);
+    s->ctl = (shm_ctl_t *) s->seg.base;
     s->data = (char *) (s->ctl + s->size);
     if (s->use_meet) {
         s->meet = s->data;
         s->data += SHM_LINE;
     }
-    *all_ok = NULL != base;
-    return rc;
 }
 
 int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kind_t kind,
@@ -457,10 +398,14 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
 
     rc = mca_coll_persist_request_new(comm, op, dtype, 0, &b);
     if (OMPI_SUCCESS == rc) {
-        /* alignment slack, done lines, then the meeting line or the slots */
+        /* done lines, then the meeting line or the slots */
         size_t meet_or_slots = s->use_meet ? SHM_LINE : (size_t) s->size * s->nslots * s->slot_bytes;
-        size_t len = SHM_LINE + (size_t) s->size * sizeof(shm_ctl_t) + meet_or_slots;
-        rc = mca_coll_persist_shm_map_segment(comm, s, len, b.req->tag, contiguous, &all_ok);
+        size_t len = (size_t) s->size * sizeof(shm_ctl_t) + meet_or_slots;
+        rc = mca_common_ompix_shm_map(comm, "coll_persist", b.req->tag, len, contiguous, &s->seg,
+                                      &all_ok);
+        if (all_ok) {
+            mca_coll_persist_shm_layout(s);
+        }
     }
     if (OMPI_SUCCESS != rc || !all_ok) {
         free(s->own_copy);

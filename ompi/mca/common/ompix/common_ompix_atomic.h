@@ -8,10 +8,11 @@
  * plus fences, on signed types; an acquire or release read-modify-write is
  * the relaxed one with the fence beside it (a release fence before, an
  * acquire fence after), which compiles to the same single locked
- * instruction on x86.  Acquire loads and release stores are a plain load
- * and store next to the same fences.  What opal 4.1 can not express at all
- * (none today) would be written here with compiler builtins, in this file
- * only, so that no component carries its own.
+ * instruction on x86.  What opal 4.1 can not express is an acquire load or
+ * a release store on its own: its read barrier is a full compiler barrier
+ * on x86, which makes the compiler reload every value around the polling
+ * loops that use these loads.  Those two are compiler builtins, here and
+ * nowhere else in ompix.
  */
 #ifndef MCA_COMMON_OMPIX_ATOMIC_H
 #define MCA_COMMON_OMPIX_ATOMIC_H
@@ -29,28 +30,22 @@ BEGIN_C_DECLS
 
 static inline uint64_t mca_common_ompix_atomic_load_acq_64(const volatile uint64_t *p)
 {
-    uint64_t v = *p;
-    opal_atomic_rmb();
-    return v;
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
 static inline uint32_t mca_common_ompix_atomic_load_acq_32(const volatile uint32_t *p)
 {
-    uint32_t v = *p;
-    opal_atomic_rmb();
-    return v;
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
 static inline void mca_common_ompix_atomic_store_rel_64(volatile uint64_t *p, uint64_t v)
 {
-    opal_atomic_wmb();
-    *p = v;
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
 static inline void mca_common_ompix_atomic_store_rel_32(volatile uint32_t *p, uint32_t v)
 {
-    opal_atomic_wmb();
-    *p = v;
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
 /* A store every later load of any process sees before our later loads. */
