@@ -23,8 +23,8 @@
 #define OMPIX_CONT_ERROR(code, msg) \
     OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, (code), (msg))
 
-static int check_common(MPIX_Continue_cb_function *cb, int flags,
-                        MPI_Request cont_req, const char **msg)
+static int ompix_cont_check_common(MPIX_Continue_cb_function *cb, int flags,
+                                   MPI_Request cont_req, const char **msg)
 {
     if (OMPI_MPI_STATE_INIT_COMPLETED != ompi_mpi_state) {
         *msg = "MPIX_Continue: MPI is not initialized";
@@ -48,7 +48,7 @@ static int check_common(MPIX_Continue_cb_function *cb, int flags,
     return MPI_SUCCESS;
 }
 
-static int cmp_req(const void *a, const void *b)
+static int ompix_cont_cmp_req(const void *a, const void *b)
 {
     uintptr_t x = (uintptr_t) *(MPI_Request const *) a;
     uintptr_t y = (uintptr_t) *(MPI_Request const *) b;
@@ -60,19 +60,19 @@ static int cmp_req(const void *a, const void *b)
  * nothing to do (MPI_PROC_NULL, one-rank barriers), which may appear many
  * times.  Small arrays (the common case) are checked pairwise without
  * allocating. */
-static bool distinct_op(MPI_Request req)
+static bool ompix_cont_distinct_op(MPI_Request req)
 {
     return MPI_REQUEST_NULL != req && &ompi_request_empty != req;
 }
 
-static int check_duplicates(int count, MPI_Request reqs[], const char **msg)
+static int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char **msg)
 {
     bool dup = false;
 
     if (count <= 16) {
         for (int i = 0; i < count && !dup; ++i) {
             for (int j = i + 1; j < count && !dup; ++j) {
-                dup = distinct_op(reqs[i]) && reqs[i] == reqs[j];
+                dup = ompix_cont_distinct_op(reqs[i]) && reqs[i] == reqs[j];
             }
         }
     } else {
@@ -82,9 +82,9 @@ static int check_duplicates(int count, MPI_Request reqs[], const char **msg)
             return MPI_ERR_NO_MEM;
         }
         memcpy(sorted, reqs, count * sizeof(*sorted));
-        qsort(sorted, count, sizeof(*sorted), cmp_req);
+        qsort(sorted, count, sizeof(*sorted), ompix_cont_cmp_req);
         for (int i = 1; i < count && !dup; ++i) {
-            dup = distinct_op(sorted[i]) && sorted[i] == sorted[i - 1];
+            dup = ompix_cont_distinct_op(sorted[i]) && sorted[i] == sorted[i - 1];
         }
         free(sorted);
     }
@@ -95,10 +95,10 @@ static int check_duplicates(int count, MPI_Request reqs[], const char **msg)
     return MPI_SUCCESS;
 }
 
-static int check_ops(int count, MPI_Request reqs[], int flags,
-                     MPI_Request cont_req, const char **msg)
+static int ompix_cont_check_ops(int count, MPI_Request reqs[], int flags,
+                                MPI_Request cont_req, const char **msg)
 {
-    int rc = check_duplicates(count, reqs, msg);
+    int rc = ompix_cont_check_duplicates(count, reqs, msg);
     if (MPI_SUCCESS != rc) {
         return rc;
     }
@@ -150,7 +150,7 @@ int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
                      MPI_Status array_of_statuses[], MPI_Request cont_req)
 {
     const char *msg = NULL;
-    int rc = check_common(cb, flags, cont_req, &msg);
+    int rc = ompix_cont_check_common(cb, flags, cont_req, &msg);
 
     if (MPI_SUCCESS == rc && count < 0) {
         rc = MPI_ERR_COUNT;
@@ -161,7 +161,7 @@ int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
         msg = "MPIX_Continueall: array_of_op_requests is NULL";
     }
     if (MPI_SUCCESS == rc) {
-        rc = check_ops(count, array_of_op_requests, flags, cont_req, &msg);
+        rc = ompix_cont_check_ops(count, array_of_op_requests, flags, cont_req, &msg);
     }
     if (MPI_SUCCESS != rc) {
         return OMPIX_CONT_ERROR(rc, msg);
@@ -180,14 +180,14 @@ int MPIX_Continue(MPI_Request *op_request, MPIX_Continue_cb_function *cb,
                   MPI_Request cont_req)
 {
     const char *msg = NULL;
-    int rc = check_common(cb, flags, cont_req, &msg);
+    int rc = ompix_cont_check_common(cb, flags, cont_req, &msg);
 
     if (MPI_SUCCESS == rc && NULL == op_request) {
         rc = MPI_ERR_REQUEST;
         msg = "MPIX_Continue: op_request is NULL";
     }
     if (MPI_SUCCESS == rc) {
-        rc = check_ops(1, op_request, flags, cont_req, &msg);
+        rc = ompix_cont_check_ops(1, op_request, flags, cont_req, &msg);
     }
     if (MPI_SUCCESS != rc) {
         return OMPIX_CONT_ERROR(rc, msg);

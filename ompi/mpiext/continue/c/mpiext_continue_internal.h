@@ -30,10 +30,10 @@ BEGIN_C_DECLS
  * compare-and-swap so that the completion callback, the registering thread
  * and the missed-callback watcher agree on exactly one completion. */
 enum {
-    OMPIX_OP_IDLE = 0,     /* attached persistent op, not started yet */
-    OMPIX_OP_ARMED = 1,    /* waiting for the operation to complete */
-    OMPIX_OP_DONE = 2,     /* completion accounted for in this round */
-    OMPIX_OP_DETACHED = 3  /* freed, taken over, or moved to another continuation */
+    OMPIX_CONT_OP_IDLE = 0,    /* attached persistent op, not started yet */
+    OMPIX_CONT_OP_ARMED = 1,   /* waiting for the operation to complete */
+    OMPIX_CONT_OP_DONE = 2,    /* completion accounted for in this round */
+    OMPIX_CONT_OP_DETACHED = 3 /* freed, taken over, or moved to another continuation */
 };
 
 typedef struct ompix_cont_request_t ompix_cont_request_t;
@@ -125,9 +125,9 @@ void ompix_cont_watch_remove(ompix_cont_op_t *op);
 /* Thread-local state is read on every Test/Wait and progress call: the
  * initial-exec model avoids a __tls_get_addr call each time (these few
  * bytes always fit the static TLS reserve, even when dlopen'ed). */
-#define OMPIX_TLS __thread __attribute__((tls_model("initial-exec")))
+#define OMPIX_CONT_TLS __thread __attribute__((tls_model("initial-exec")))
 
-extern OMPIX_TLS ompix_cont_request_t *ompix_cont_polled;
+extern OMPIX_CONT_TLS ompix_cont_request_t *ompix_cont_polled;
 void ompix_cont_wait_install(void);
 void ompix_cont_wait_uninstall(void);
 
