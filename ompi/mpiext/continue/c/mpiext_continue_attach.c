@@ -351,36 +351,39 @@ static int ompix_cont_op_free_wrapper(ompi_request_t **rptr)
     return free_fn(rptr);
 }
 
-/* Validates one operation request before anything is attached. */
-int ompix_cont_check_op(ompi_request_t *req, bool persistent_cont,
-                        ompix_cont_request_t *creq)
+/* The state rules for one operation request, checked even without
+ * parameter checking: breaking one would hook two continuations on one
+ * request or leave a continuation nothing can ever complete. */
+int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const char **why)
 {
-    if (NULL == req) {
-        return MPI_ERR_REQUEST;
-    }
+    bool inactive, hooked;
+
     if (MPI_REQUEST_NULL == req) {
         return OMPI_SUCCESS;
     }
-    if (&creq->super == req) {
+    if (ompix_cont_op_complete_cb == req->req_complete_cb && !REQUEST_COMPLETE(req)) {
+        *why = "an operation request already has a continuation";
         return MPI_ERR_REQUEST;
     }
-    if (ompix_cont_op_complete_cb == req->req_complete_cb && !REQUEST_COMPLETE(req)) {
-        return MPI_ERR_REQUEST;      /* already has a continuation */
+    if (!req->req_persistent) {
+        return OMPI_SUCCESS;
     }
-    if (req->req_persistent) {
-        bool inactive = OMPI_REQUEST_INACTIVE == req->req_state;
-        bool hooked = ompix_cont_op_start_wrapper == req->req_start;
-        if (hooked && !inactive) {
-            return MPI_ERR_REQUEST;  /* active, with a continuation */
-        }
-        if (inactive && !persistent_cont) {
-            return MPI_ERR_REQUEST;  /* nothing to wait for */
-        }
-        if (persistent_cont && ompix_cont_is_request(req)) {
-            /* A continuation request is re-activated by registrations, never
-             * by MPI_Start, so nothing would re-arm a persistent continuation. */
-            return MPI_ERR_REQUEST;
-        }
+    inactive = OMPI_REQUEST_INACTIVE == req->req_state;
+    hooked = ompix_cont_op_start_wrapper == req->req_start;
+    if (hooked && !inactive) {
+        *why = "an active persistent operation request already has a continuation";
+        return MPI_ERR_REQUEST;
+    }
+    if (inactive && !persistent_cont) {
+        *why = "an inactive persistent operation request needs MPIX_CONT_PERSISTENT "
+               "(there is nothing to wait for until it is started)";
+        return MPI_ERR_REQUEST;
+    }
+    if (persistent_cont && ompix_cont_is_request(req)) {
+        /* A continuation request is re-activated by registrations, never
+         * by MPI_Start, so nothing would re-arm a persistent continuation. */
+        *why = "a persistent continuation cannot wait for a continuation request";
+        return MPI_ERR_REQUEST;
     }
     return OMPI_SUCCESS;
 }

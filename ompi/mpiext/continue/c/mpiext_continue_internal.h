@@ -138,9 +138,20 @@ bool ompix_cont_request_busy(ompix_cont_request_t *creq);
 void ompix_cont_request_activate(ompix_cont_request_t *creq);
 void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed);
 
+/* mpiext_continue_check.c: argument checks of the MPIX_ entry points.
+ * Each returns an MPI error class and sets *why; the entry point reports
+ * it with ompix_cont_error(rc, FUNC_NAME, why).  Parameter checks: */
+int ompix_cont_check_args(MPIX_Continue_cb_function *cb, int flags,
+                          MPI_Request cont_req, const char **why);
+int ompix_cont_check_op_args(int count, MPI_Request reqs[], MPI_Request cont_req,
+                             const char **why);
+/* State rules, checked even when MPI_PARAM_CHECK is off: */
+int ompix_cont_check_mpi_state(const char **why);
+int ompix_cont_check_ops_state(int count, MPI_Request reqs[], int flags, const char **why);
+int ompix_cont_error(int rc, const char *func_name, const char *why);
+
 /* mpiext_continue_attach.c */
-int ompix_cont_check_op(ompi_request_t *req, bool persistent_cont,
-                        ompix_cont_request_t *creq);
+int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const char **why);
 int ompix_cont_register(ompix_cont_request_t *creq, int count,
                         ompi_request_t **reqs, MPIX_Continue_cb_function *cb,
                         void *cb_data, int flags, MPI_Status *statuses);
