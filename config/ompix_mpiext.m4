@@ -1,12 +1,15 @@
 dnl -*- autoconf -*-
 dnl Copyright (c) 2026 The ompix developers.
 dnl
-dnl OMPIX_MPIEXT_SETUP: what Open MPI's configure gives the extensions'
-dnl Makefile.am files in a source tree, for the plugin build:
+dnl OMPIX_MPIEXT_SETUP([RELEASE-DATE]): what Open MPI's configure gives the
+dnl extensions' Makefile.am files in a source tree, for the plugin build:
 dnl  - BUILD_MPI_BINDINGS_LAYER (AM_CONDITIONAL): true when the MPIX_ names
 dnl    need their own copy of the code (profile/ then defines only PMPIX_),
 dnl    i.e. when the installed Open MPI was built without weak symbols;
-dnl  - LN_S, used by profile/ directories to link the sources they compile.
+dnl  - LN_S, used by profile/ directories to link the sources they compile;
+dnl  - OMPIX_RELEASE_DATE (RELEASE-DATE), which the .3in.3 rule of
+dnl    Makefile.ompi-rules puts into the man pages where Open MPI's puts the
+dnl    date from its VERSION file.
 dnl Requires CPPFLAGS to find Open MPI's internal headers.
 AC_DEFUN([OMPIX_MPIEXT_SETUP], [
     AC_REQUIRE([AC_PROG_LN_S])
@@ -21,4 +24,5 @@ AC_DEFUN([OMPIX_MPIEXT_SETUP], [
              [ompix_cv_weak_symbols=yes],
              [ompix_cv_weak_symbols=no])])
     AM_CONDITIONAL([BUILD_MPI_BINDINGS_LAYER], [test "$ompix_cv_weak_symbols" = "no"])
+    AC_SUBST([OMPIX_RELEASE_DATE], ["$1"])
 ])
