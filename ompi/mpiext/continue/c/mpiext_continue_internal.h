@@ -2,7 +2,8 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * Internal state of MPI continuations.  See docs/ARCHITECTURE.md for the
- * protocol; the comments here explain why each field exists.
+ * protocol and ../README-design.md for where each part lives; the comments
+ * here explain why each field exists.
  */
 
 #ifndef MPIEXT_CONTINUE_INTERNAL_H
