@@ -6,8 +6,11 @@
 # can always build.
 
 AC_DEFUN([OMPI_MPIEXT_continue_CONFIG], [
-    AC_CONFIG_FILES([ompi/mpiext/continue/Makefile])
-    AC_CONFIG_FILES([ompi/mpiext/continue/c/Makefile])
+    AC_CONFIG_FILES([
+        ompi/mpiext/continue/Makefile
+        ompi/mpiext/continue/c/Makefile
+        ompi/mpiext/continue/c/profile/Makefile
+    ])
 
     AS_IF([test "$ENABLE_continue" = "1" || \
            test "$ENABLE_EXT_ALL" = "1"],

@@ -23,12 +23,12 @@
 
 #include "mpiext_continue_internal.h"
 
-static int op_complete_cb(ompi_request_t *req);
-static int op_start_wrapper(size_t count, ompi_request_t **reqs);
-static int op_free_wrapper(ompi_request_t **rptr);
+static int ompix_cont_op_complete_cb(ompi_request_t *req);
+static int ompix_cont_op_start_wrapper(size_t count, ompi_request_t **reqs);
+static int ompix_cont_op_free_wrapper(ompi_request_t **rptr);
 
 /* Global lock held. */
-static ompix_cont_op_t *op_lookup(ompi_request_t *req)
+static ompix_cont_op_t *ompix_cont_op_lookup(ompi_request_t *req)
 {
     void *value = NULL;
 
@@ -40,21 +40,21 @@ static ompix_cont_op_t *op_lookup(ompi_request_t *req)
 }
 
 /* Global lock held. */
-static void op_hook(ompix_cont_op_t *op)
+static void ompix_cont_op_hook(ompix_cont_op_t *op)
 {
     ompi_request_t *req = op->req;
 
     op->orig_start = req->req_start;
     op->orig_free = req->req_free;
-    req->req_start = op_start_wrapper;
-    req->req_free = op_free_wrapper;
+    req->req_start = ompix_cont_op_start_wrapper;
+    req->req_free = ompix_cont_op_free_wrapper;
     opal_hash_table_set_value_ptr(&ompix_cont_global.persistent, &req, sizeof(req), op);
     op->hooked = true;
 }
 
 /* Global lock held.  Gives the request back its own start and free, so the
  * layer that owns it may recycle or replace it. */
-static void op_unhook(ompix_cont_op_t *op)
+static void ompix_cont_op_unhook(ompix_cont_op_t *op)
 {
     ompi_request_t *req = op->req;
 
@@ -68,18 +68,18 @@ static void op_unhook(ompix_cont_op_t *op)
 }
 
 /* Global lock held.  Queues a continuation whose round is complete. */
-static void cont_fire_locked(ompix_cont_t *cont)
+static void ompix_cont_fire_locked(ompix_cont_t *cont)
 {
     cont->armed = false;
     for (int i = 0; i < cont->num_ops; ++i) {
         ompix_cont_op_t *op = &cont->ops[i];
-        if (OMPIX_OP_DONE != op->state) {
+        if (OMPIX_CONT_OP_DONE != op->state) {
             continue;
         }
         op->needs_run = true;
         if (cont->persistent && op->hooked) {
             /* The next round needs this op to complete again. */
-            op->state = OMPIX_OP_IDLE;
+            op->state = OMPIX_CONT_OP_IDLE;
         }
     }
     if (cont->persistent) {
@@ -93,21 +93,21 @@ static void cont_fire_locked(ompix_cont_t *cont)
     OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, 1);
 }
 
-static void cont_fire(ompix_cont_t *cont)
+static void ompix_cont_fire(ompix_cont_t *cont)
 {
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-    cont_fire_locked(cont);
+    ompix_cont_fire_locked(cont);
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
 }
 
 /* The user promised async-signal-safe callbacks: run the callback right
  * here, possibly inside another layer's completion path, and leave freeing
  * requests and completing the continuation request to the queue. */
-static void cont_run_signal_safe(ompix_cont_t *cont)
+static void ompix_cont_run_signal_safe(ompix_cont_t *cont)
 {
     for (int i = 0; i < cont->num_ops; ++i) {
         ompix_cont_op_t *op = &cont->ops[i];
-        if (OMPIX_OP_DONE == op->state && OMPI_REQUEST_GEN == op->req->req_type
+        if (OMPIX_CONT_OP_DONE == op->state && OMPI_REQUEST_GEN == op->req->req_type
             && NULL != cont->statuses) {
             ompi_grequest_invoke_query(op->req, &op->req->req_status);
             cont->statuses[op->index] = op->req->req_status;
@@ -121,17 +121,18 @@ static void cont_run_signal_safe(ompix_cont_t *cont)
  * gets past the compare-and-swap. */
 void ompix_cont_op_done(ompix_cont_op_t *op)
 {
-    int32_t expected = OMPIX_OP_ARMED;
+    int32_t expected = OMPIX_CONT_OP_ARMED;
     ompix_cont_t *cont = op->cont;
     ompi_request_t *req = op->req;
 
     if (!opal_using_threads()) {
         /* One thread: the callback and our own check cannot interleave. */
-        if (OMPIX_OP_ARMED != op->state) {
+        if (OMPIX_CONT_OP_ARMED != op->state) {
             return;
         }
-        op->state = OMPIX_OP_DONE;
-    } else if (!opal_atomic_compare_exchange_strong_32(&op->state, &expected, OMPIX_OP_DONE)) {
+        op->state = OMPIX_CONT_OP_DONE;
+    } else if (!opal_atomic_compare_exchange_strong_32(&op->state, &expected,
+                                                       OMPIX_CONT_OP_DONE)) {
         return;
     }
     if (op->watched) {
@@ -149,13 +150,13 @@ void ompix_cont_op_done(ompix_cont_op_t *op)
     }
     if (0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -1)) {
         if (cont->creq->async_signal_safe && !cont->creq->poll_only) {
-            cont_run_signal_safe(cont);
+            ompix_cont_run_signal_safe(cont);
         }
-        cont_fire(cont);
+        ompix_cont_fire(cont);
     }
 }
 
-static int op_complete_cb(ompi_request_t *req)
+static int ompix_cont_op_complete_cb(ompi_request_t *req)
 {
     ompix_cont_op_t *op = (ompix_cont_op_t *) req->req_complete_cb_data;
     int rc = 0;
@@ -172,7 +173,7 @@ static int op_complete_cb(ompi_request_t *req)
         op->chained_cb = NULL;
         op->chained_cb_data = NULL;
         req->req_complete_cb_data = op;
-        req->req_complete_cb = op_complete_cb;
+        req->req_complete_cb = ompix_cont_op_complete_cb;
         return rc;
     }
     ompix_cont_op_done(op);
@@ -187,7 +188,7 @@ void ompix_cont_op_settle(ompix_cont_op_t *op)
 {
     ompi_request_t *req = op->req;
 
-    if (op_complete_cb == req->req_complete_cb) {
+    if (ompix_cont_op_complete_cb == req->req_complete_cb) {
         req->req_complete_cb = op->chained_cb;
     }
     if (op == req->req_complete_cb_data) {
@@ -196,11 +197,11 @@ void ompix_cont_op_settle(ompix_cont_op_t *op)
 }
 
 /* Makes the operation's completion reach ompix_cont_op_done exactly once. */
-static void op_arm(ompix_cont_op_t *op)
+static void ompix_cont_op_arm(ompix_cont_op_t *op)
 {
     ompi_request_t *req = op->req;
 
-    op->state = OMPIX_OP_ARMED;
+    op->state = OMPIX_CONT_OP_ARMED;
     if (REQUEST_COMPLETE(req)) {
         /* Nothing to install: shared static requests (MPI_PROC_NULL) must
          * never carry our callback. */
@@ -211,7 +212,7 @@ static void op_arm(ompix_cont_op_t *op)
     op->chained_cb_data = req->req_complete_cb_data;
     req->req_complete_cb_data = op;
     opal_atomic_wmb();
-    req->req_complete_cb = op_complete_cb;
+    req->req_complete_cb = ompix_cont_op_complete_cb;
     if (opal_using_threads()) {
         /* Order our store of the callback before the load below (Dekker
          * style) against a completing thread's load and store. */
@@ -228,22 +229,22 @@ static void op_arm(ompix_cont_op_t *op)
 }
 
 /* Global lock held. */
-static bool cont_unused_locked(const ompix_cont_t *cont)
+static bool ompix_cont_unused_locked(const ompix_cont_t *cont)
 {
     return 0 == cont->attached && !cont->armed && !cont->queued && !cont->running;
 }
 
 /* Global lock held.  Returns true when the op still counted toward the
  * current round, i.e. the caller must decrement cont->pending. */
-static bool op_detach_locked(ompix_cont_op_t *op)
+static bool ompix_cont_op_detach_locked(ompix_cont_op_t *op)
 {
-    int32_t prev = opal_atomic_swap_32(&op->state, OMPIX_OP_DETACHED);
+    int32_t prev = opal_atomic_swap_32(&op->state, OMPIX_CONT_OP_DETACHED);
 
     if (op->hooked) {
-        op_unhook(op);
+        ompix_cont_op_unhook(op);
         op->cont->attached--;
     }
-    if (OMPIX_OP_ARMED == prev) {
+    if (OMPIX_CONT_OP_ARMED == prev) {
         ompix_cont_op_settle(op);
     }
     if (op->watched) {
@@ -252,7 +253,7 @@ static bool op_detach_locked(ompix_cont_op_t *op)
         OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
     }
     op->needs_run = false;
-    return OMPIX_OP_ARMED == prev || OMPIX_OP_IDLE == prev;
+    return OMPIX_CONT_OP_ARMED == prev || OMPIX_CONT_OP_IDLE == prev;
 }
 
 /* Detaches an operation from its continuation ("or been freed"): the
@@ -263,18 +264,18 @@ void ompix_cont_op_detach(ompix_cont_op_t *op)
     bool counted, unused;
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-    counted = op_detach_locked(op);
+    counted = ompix_cont_op_detach_locked(op);
     if (counted && 0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -1) && cont->armed) {
-        cont_fire_locked(cont);
+        ompix_cont_fire_locked(cont);
     }
-    unused = cont_unused_locked(cont);
+    unused = ompix_cont_unused_locked(cont);
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
     if (unused) {
         ompix_cont_release(cont);
     }
 }
 
-static int op_start_wrapper(size_t count, ompi_request_t **reqs)
+static int ompix_cont_op_start_wrapper(size_t count, ompi_request_t **reqs)
 {
     for (size_t i = 0; i < count; ++i) {
         ompix_cont_op_t *op;
@@ -283,7 +284,7 @@ static int op_start_wrapper(size_t count, ompi_request_t **reqs)
         int rc;
 
         OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-        op = op_lookup(reqs[i]);
+        op = ompix_cont_op_lookup(reqs[i]);
         if (NULL == op) {
             OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
             return OMPI_ERR_BAD_PARAM;
@@ -291,7 +292,7 @@ static int op_start_wrapper(size_t count, ompi_request_t **reqs)
         start = op->orig_start;
         rearm = op->cont->persistent;
         if (rearm) {
-            op_unhook(op);
+            ompix_cont_op_unhook(op);
             if (!op->cont->armed) {
                 op->cont->armed = true;
                 ompix_cont_request_activate(op->cont->creq);
@@ -313,23 +314,23 @@ static int op_start_wrapper(size_t count, ompi_request_t **reqs)
         /* The start may have handed back a different request object. */
         OPAL_THREAD_LOCK(&ompix_cont_global.lock);
         op->req = reqs[i];
-        op_hook(op);
+        ompix_cont_op_hook(op);
         OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
-        op_arm(op);
+        ompix_cont_op_arm(op);
     }
     return OMPI_SUCCESS;
 }
 
-static int op_free_wrapper(ompi_request_t **rptr)
+static int ompix_cont_op_free_wrapper(ompi_request_t **rptr)
 {
     ompi_request_free_fn_t free_fn;
     ompix_cont_op_t *op;
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-    op = op_lookup(*rptr);
+    op = ompix_cont_op_lookup(*rptr);
     if (NULL == op) {
         OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
         return OMPI_ERR_BAD_PARAM;
@@ -350,41 +351,44 @@ static int op_free_wrapper(ompi_request_t **rptr)
     return free_fn(rptr);
 }
 
-/* Validates one operation request before anything is attached. */
-int ompix_cont_check_op(ompi_request_t *req, bool persistent_cont,
-                        ompix_cont_request_t *creq)
+/* The state rules for one operation request, checked even without
+ * parameter checking: breaking one would hook two continuations on one
+ * request or leave a continuation nothing can ever complete. */
+int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const char **why)
 {
-    if (NULL == req) {
-        return MPI_ERR_REQUEST;
-    }
+    bool inactive, hooked;
+
     if (MPI_REQUEST_NULL == req) {
         return OMPI_SUCCESS;
     }
-    if (&creq->super == req) {
+    if (ompix_cont_op_complete_cb == req->req_complete_cb && !REQUEST_COMPLETE(req)) {
+        *why = "an operation request already has a continuation";
         return MPI_ERR_REQUEST;
     }
-    if (op_complete_cb == req->req_complete_cb && !REQUEST_COMPLETE(req)) {
-        return MPI_ERR_REQUEST;      /* already has a continuation */
+    if (!req->req_persistent) {
+        return OMPI_SUCCESS;
     }
-    if (req->req_persistent) {
-        bool inactive = OMPI_REQUEST_INACTIVE == req->req_state;
-        bool hooked = op_start_wrapper == req->req_start;
-        if (hooked && !inactive) {
-            return MPI_ERR_REQUEST;  /* active, with a continuation */
-        }
-        if (inactive && !persistent_cont) {
-            return MPI_ERR_REQUEST;  /* nothing to wait for */
-        }
-        if (persistent_cont && ompix_cont_is_request(req)) {
-            /* A continuation request is re-activated by registrations, never
-             * by MPI_Start, so nothing would re-arm a persistent continuation. */
-            return MPI_ERR_REQUEST;
-        }
+    inactive = OMPI_REQUEST_INACTIVE == req->req_state;
+    hooked = ompix_cont_op_start_wrapper == req->req_start;
+    if (hooked && !inactive) {
+        *why = "an active persistent operation request already has a continuation";
+        return MPI_ERR_REQUEST;
+    }
+    if (inactive && !persistent_cont) {
+        *why = "an inactive persistent operation request needs MPIX_CONT_PERSISTENT "
+               "(there is nothing to wait for until it is started)";
+        return MPI_ERR_REQUEST;
+    }
+    if (persistent_cont && ompix_cont_is_request(req)) {
+        /* A continuation request is re-activated by registrations, never
+         * by MPI_Start, so nothing would re-arm a persistent continuation. */
+        *why = "a persistent continuation cannot wait for a continuation request";
+        return MPI_ERR_REQUEST;
     }
     return OMPI_SUCCESS;
 }
 
-static ompix_cont_t *cont_alloc(int count)
+static ompix_cont_t *ompix_cont_alloc(int count)
 {
     opal_free_list_item_t *item = opal_free_list_get(&ompix_cont_global.conts);
     ompix_cont_t *cont = (ompix_cont_t *) item;
@@ -410,8 +414,8 @@ void ompix_cont_release(ompix_cont_t *cont)
 {
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     for (int i = 0; i < cont->num_ops; ++i) {
-        if (OMPIX_OP_DETACHED != cont->ops[i].state || cont->ops[i].watched) {
-            op_detach_locked(&cont->ops[i]);
+        if (OMPIX_CONT_OP_DETACHED != cont->ops[i].state || cont->ops[i].watched) {
+            ompix_cont_op_detach_locked(&cont->ops[i]);
         }
     }
     cont->creq->num_conts--;
@@ -428,11 +432,11 @@ void ompix_cont_release(ompix_cont_t *cont)
 }
 
 /* Runs a continuation inside the registering call (MPIX_CONT_IMMEDIATE). */
-static void cont_run_now(ompix_cont_t *cont)
+static void ompix_cont_run_now(ompix_cont_t *cont)
 {
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     cont->pending = 0;
-    cont_fire_locked(cont);
+    ompix_cont_fire_locked(cont);
     opal_list_remove_item(&cont->creq->ready, &cont->super.super);
     cont->queued = false;
     cont->runs_due--;
@@ -448,7 +452,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
 {
     bool persistent = 0 != (flags & MPIX_CONT_PERSISTENT);
     bool any_active = false;
-    ompix_cont_t *cont = cont_alloc(count);
+    ompix_cont_t *cont = ompix_cont_alloc(count);
     int n = 0;
 
     if (NULL == cont) {
@@ -491,16 +495,16 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
         op->hooked = op->watched = op->needs_run = false;
         op->chained_cb = NULL;
         op->chained_cb_data = NULL;
-        op->state = OMPIX_OP_IDLE;
+        op->state = OMPIX_CONT_OP_IDLE;
         if (op->persistent) {
-            prev = op_lookup(reqs[i]);
+            prev = ompix_cont_op_lookup(reqs[i]);
             if (NULL != prev) {
                 /* Replacing the continuation of an inactive request. */
                 OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
                 ompix_cont_op_detach(prev);
                 OPAL_THREAD_LOCK(&ompix_cont_global.lock);
             }
-            op_hook(op);
+            ompix_cont_op_hook(op);
             cont->attached++;
             any_active |= OMPI_REQUEST_INACTIVE != reqs[i]->req_state;
         } else {
@@ -520,29 +524,29 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
         } else if (OMPI_REQUEST_INACTIVE == op->req->req_state) {
             continue;            /* armed by its next MPI_Start */
         }
-        op_arm(op);
+        ompix_cont_op_arm(op);
     }
 
     if (1 == cont->pending && (flags & MPIX_CONT_IMMEDIATE)
         && !creq->enqueue_complete && !creq->poll_only) {
-        cont_run_now(cont);
+        ompix_cont_run_now(cont);
         return OMPI_SUCCESS;
     }
     if (0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -1)) {
-        cont_fire(cont);
+        ompix_cont_fire(cont);
     }
     return OMPI_SUCCESS;
 }
 
-static void cont_op_construct(ompix_cont_op_t *op)
+static void ompix_cont_op_construct(ompix_cont_op_t *op)
 {
-    op->state = OMPIX_OP_DETACHED;
+    op->state = OMPIX_CONT_OP_DETACHED;
     op->hooked = op->watched = op->needs_run = false;
 }
 
-OBJ_CLASS_INSTANCE(ompix_cont_op_t, opal_list_item_t, cont_op_construct, NULL);
+OBJ_CLASS_INSTANCE(ompix_cont_op_t, opal_list_item_t, ompix_cont_op_construct, NULL);
 
-static void cont_construct(ompix_cont_t *cont)
+static void ompix_cont_construct(ompix_cont_t *cont)
 {
     for (int i = 0; i < OMPIX_CONT_INLINE_OPS; ++i) {
         OBJ_CONSTRUCT(&cont->inline_ops[i], ompix_cont_op_t);
@@ -551,11 +555,12 @@ static void cont_construct(ompix_cont_t *cont)
     cont->num_ops = 0;
 }
 
-static void cont_destruct(ompix_cont_t *cont)
+static void ompix_cont_destruct(ompix_cont_t *cont)
 {
     for (int i = 0; i < OMPIX_CONT_INLINE_OPS; ++i) {
         OBJ_DESTRUCT(&cont->inline_ops[i]);
     }
 }
 
-OBJ_CLASS_INSTANCE(ompix_cont_t, opal_free_list_item_t, cont_construct, cont_destruct);
+OBJ_CLASS_INSTANCE(ompix_cont_t, opal_free_list_item_t, ompix_cont_construct,
+                   ompix_cont_destruct);

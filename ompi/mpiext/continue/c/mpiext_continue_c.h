@@ -40,4 +40,8 @@ OMPI_DECLSPEC int MPIX_Continueall(int count, MPI_Request array_of_op_requests[]
                                    int flags, MPI_Status array_of_statuses[],
                                    MPI_Request cont_req);
 
+/* The profiling entry points PMPIX_Continue_init, PMPIX_Continue and
+ * PMPIX_Continueall, installed next to this header. */
+#include "pmpiext_continue_c.h"
+
 #endif /* MPIEXT_CONTINUE_C_H */

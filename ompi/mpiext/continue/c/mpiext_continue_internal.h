@@ -2,7 +2,8 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * Internal state of MPI continuations.  See docs/ARCHITECTURE.md for the
- * protocol; the comments here explain why each field exists.
+ * protocol and ../README-design.md for where each part lives; the comments
+ * here explain why each field exists.
  */
 
 #ifndef MPIEXT_CONTINUE_INTERNAL_H
@@ -30,10 +31,10 @@ BEGIN_C_DECLS
  * compare-and-swap so that the completion callback, the registering thread
  * and the missed-callback watcher agree on exactly one completion. */
 enum {
-    OMPIX_OP_IDLE = 0,     /* attached persistent op, not started yet */
-    OMPIX_OP_ARMED = 1,    /* waiting for the operation to complete */
-    OMPIX_OP_DONE = 2,     /* completion accounted for in this round */
-    OMPIX_OP_DETACHED = 3  /* freed, taken over, or moved to another continuation */
+    OMPIX_CONT_OP_IDLE = 0,    /* attached persistent op, not started yet */
+    OMPIX_CONT_OP_ARMED = 1,   /* waiting for the operation to complete */
+    OMPIX_CONT_OP_DONE = 2,    /* completion accounted for in this round */
+    OMPIX_CONT_OP_DETACHED = 3 /* freed, taken over, or moved to another continuation */
 };
 
 typedef struct ompix_cont_request_t ompix_cont_request_t;
@@ -125,9 +126,9 @@ void ompix_cont_watch_remove(ompix_cont_op_t *op);
 /* Thread-local state is read on every Test/Wait and progress call: the
  * initial-exec model avoids a __tls_get_addr call each time (these few
  * bytes always fit the static TLS reserve, even when dlopen'ed). */
-#define OMPIX_TLS __thread __attribute__((tls_model("initial-exec")))
+#define OMPIX_CONT_TLS __thread __attribute__((tls_model("initial-exec")))
 
-extern OMPIX_TLS ompix_cont_request_t *ompix_cont_polled;
+extern OMPIX_CONT_TLS ompix_cont_request_t *ompix_cont_polled;
 void ompix_cont_wait_install(void);
 void ompix_cont_wait_uninstall(void);
 
@@ -138,9 +139,20 @@ bool ompix_cont_request_busy(ompix_cont_request_t *creq);
 void ompix_cont_request_activate(ompix_cont_request_t *creq);
 void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed);
 
+/* mpiext_continue_check.c: argument checks of the MPIX_ entry points.
+ * Each returns an MPI error class and sets *why; the entry point reports
+ * it with ompix_cont_error(rc, FUNC_NAME, why).  Parameter checks: */
+int ompix_cont_check_args(MPIX_Continue_cb_function *cb, int flags,
+                          MPI_Request cont_req, const char **why);
+int ompix_cont_check_op_args(int count, MPI_Request reqs[], MPI_Request cont_req,
+                             const char **why);
+/* State rules, checked even when MPI_PARAM_CHECK is off: */
+int ompix_cont_check_mpi_state(const char **why);
+int ompix_cont_check_ops_state(int count, MPI_Request reqs[], int flags, const char **why);
+int ompix_cont_error(int rc, const char *func_name, const char *why);
+
 /* mpiext_continue_attach.c */
-int ompix_cont_check_op(ompi_request_t *req, bool persistent_cont,
-                        ompix_cont_request_t *creq);
+int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const char **why);
 int ompix_cont_register(ompix_cont_request_t *creq, int count,
                         ompi_request_t **reqs, MPIX_Continue_cb_function *cb,
                         void *cb_data, int flags, MPI_Status *statuses);

@@ -25,7 +25,7 @@ ompix_cont_global_t ompix_cont_global = { .initialized = false };
 
 /* Continuations run from opal_progress are not drained again by a nested
  * progress call inside a callback: that would recurse without bound. */
-static OMPIX_TLS int progress_depth = 0;
+static OMPIX_CONT_TLS int ompix_cont_progress_depth = 0;
 
 /* Most continuations one progress call runs, so that a flood of ready
  * continuations does not starve the rest of the progress engine. */
@@ -36,7 +36,7 @@ static OMPIX_TLS int progress_depth = 0;
 
 /* Global lock held.  Takes the first continuation of creq that is not
  * already running on another thread. */
-static ompix_cont_t *pop_locked(ompix_cont_request_t *creq)
+static ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
 {
     ompix_cont_t *cont;
 
@@ -66,7 +66,7 @@ int ompix_cont_drain(ompix_cont_request_t *creq, int max)
 
         OPAL_THREAD_LOCK(&ompix_cont_global.lock);
         if (NULL != creq) {
-            cont = pop_locked(creq);
+            cont = ompix_cont_pop_locked(creq);
         } else {
             opal_list_item_t *item;
             OPAL_LIST_FOREACH(item, &ompix_cont_global.creqs, opal_list_item_t) {
@@ -78,7 +78,7 @@ int ompix_cont_drain(ompix_cont_request_t *creq, int max)
                 if (c->poll_only || (c == ompix_cont_polled && c->max_poll > 0)) {
                     continue;
                 }
-                cont = pop_locked(c);
+                cont = ompix_cont_pop_locked(c);
                 if (NULL != cont) {
                     break;
                 }
@@ -99,7 +99,7 @@ int ompix_cont_drain(ompix_cont_request_t *creq, int max)
  * callback runs before the request is marked complete).  Freeing the
  * request, making it inactive or letting the callback restart it must wait
  * until that thread is done with it, which takes a few instructions. */
-static void wait_for_completer(ompi_request_t *req)
+static void ompix_cont_wait_for_completer(ompi_request_t *req)
 {
     if (!opal_using_threads()) {
         return;
@@ -113,7 +113,7 @@ static void wait_for_completer(ompi_request_t *req)
 /* Completes the operations of one round before the callback sees them:
  * status queries of generalized requests, freeing taken-over requests,
  * making persistent requests inactive so the callback may restart them. */
-static bool run_ops(ompix_cont_t *cont)
+static bool ompix_cont_run_ops(ompix_cont_t *cont)
 {
     bool failed = cont->failed;
 
@@ -125,7 +125,7 @@ static bool run_ops(ompix_cont_t *cont)
             continue;
         }
         op->needs_run = false;
-        wait_for_completer(req);
+        ompix_cont_wait_for_completer(req);
         if (OMPI_REQUEST_GEN == req->req_type) {
             ompi_grequest_invoke_query(req, &req->req_status);
             if (NULL != cont->statuses) {
@@ -134,7 +134,7 @@ static bool run_ops(ompix_cont_t *cont)
             failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
         }
         if (!op->persistent) {
-            op->state = OMPIX_OP_DETACHED;
+            op->state = OMPIX_CONT_OP_DETACHED;
             ompi_request_free(&req);
             continue;
         }
@@ -152,7 +152,7 @@ static bool run_ops(ompix_cont_t *cont)
 void ompix_cont_run(ompix_cont_t *cont)
 {
     ompix_cont_request_t *creq = cont->creq;
-    bool failed = run_ops(cont);
+    bool failed = ompix_cont_run_ops(cont);
     bool unused;
 
     if (0 < cont->cbs_ran) {
@@ -176,7 +176,7 @@ void ompix_cont_run(ompix_cont_t *cont)
 void ompix_cont_watch_add(ompix_cont_op_t *op)
 {
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-    if (OMPIX_OP_ARMED == op->state && !op->watched) {
+    if (OMPIX_CONT_OP_ARMED == op->state && !op->watched) {
         opal_list_append(&ompix_cont_global.watch, &op->super);
         op->watched = true;
         OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, 1);
@@ -197,7 +197,7 @@ void ompix_cont_watch_remove(ompix_cont_op_t *op)
 
 /* Looks at a few watched operations, round robin: a request that is
  * complete while our operation is still armed lost its callback. */
-static int watch_scan(void)
+static int ompix_cont_watch_scan(void)
 {
     ompix_cont_op_t *missed[OMPIX_CONT_WATCH_BATCH];
     int n = 0;
@@ -208,13 +208,13 @@ static int watch_scan(void)
         if (NULL == op) {
             break;
         }
-        if (OMPIX_OP_ARMED == op->state && !REQUEST_COMPLETE(op->req)) {
+        if (OMPIX_CONT_OP_ARMED == op->state && !REQUEST_COMPLETE(op->req)) {
             opal_list_append(&ompix_cont_global.watch, &op->super);
             continue;
         }
         op->watched = false;
         OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
-        if (OMPIX_OP_ARMED == op->state) {
+        if (OMPIX_CONT_OP_ARMED == op->state) {
             missed[n++] = op;
         }
     }
@@ -227,29 +227,29 @@ static int watch_scan(void)
     return n;
 }
 
-static int cont_progress(void)
+static int ompix_cont_progress(void)
 {
     int n = 0;
 
     if (0 != ompix_cont_global.num_watched) {
-        n += watch_scan();
+        n += ompix_cont_watch_scan();
     }
-    if (0 != ompix_cont_global.num_ready && 0 == progress_depth) {
-        progress_depth++;
+    if (0 != ompix_cont_global.num_ready && 0 == ompix_cont_progress_depth) {
+        ompix_cont_progress_depth++;
         n += ompix_cont_drain(NULL, OMPIX_CONT_PROGRESS_BATCH);
-        progress_depth--;
+        ompix_cont_progress_depth--;
     }
     return n;
 }
 
 /* MPI_Finalize deletes the attributes of MPI_COMM_SELF first: the one place
  * both builds can run our cleanup while MPI is still usable. */
-static int cont_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+static int ompix_cont_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void) comm;
     (void) value;
     (void) extra;
-    opal_progress_unregister(cont_progress);
+    opal_progress_unregister(ompix_cont_progress);
     ompix_cont_wait_uninstall();
     PMPI_Comm_free_keyval(&keyval);
     OBJ_DESTRUCT(&ompix_cont_global.conts);
@@ -261,7 +261,7 @@ static int cont_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
     return MPI_SUCCESS;
 }
 
-static int global_setup(void)
+static int ompix_cont_global_setup(void)
 {
     int rc, keyval;
 
@@ -283,7 +283,7 @@ static int global_setup(void)
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
-    rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, cont_finalize, &keyval, NULL);
+    rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ompix_cont_finalize, &keyval, NULL);
     if (MPI_SUCCESS == rc) {
         rc = PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
     }
@@ -291,23 +291,23 @@ static int global_setup(void)
         return rc;
     }
     ompix_cont_wait_install();
-    return opal_progress_register(cont_progress);
+    return opal_progress_register(ompix_cont_progress);
 }
 
 int ompix_cont_global_init(void)
 {
-    static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+    static pthread_mutex_t ompix_cont_init_lock = PTHREAD_MUTEX_INITIALIZER;
     int rc = OMPI_SUCCESS;
 
     if (ompix_cont_global.initialized) {
         return OMPI_SUCCESS;
     }
-    pthread_mutex_lock(&init_lock);
+    pthread_mutex_lock(&ompix_cont_init_lock);
     if (!ompix_cont_global.initialized) {
-        rc = global_setup();
+        rc = ompix_cont_global_setup();
         opal_atomic_wmb();
         ompix_cont_global.initialized = (OMPI_SUCCESS == rc);
     }
-    pthread_mutex_unlock(&init_lock);
+    pthread_mutex_unlock(&ompix_cont_init_lock);
     return rc;
 }

@@ -17,7 +17,7 @@
 
 #include "mpiext_continue_internal.h"
 
-static int cont_request_start(size_t count, ompi_request_t **reqs)
+static int ompix_cont_request_start(size_t count, ompi_request_t **reqs)
 {
     (void) count;
     (void) reqs;
@@ -30,7 +30,7 @@ static int cont_request_start(size_t count, ompi_request_t **reqs)
 
 /* Cancelling a continuation request has no effect: MPI allows a cancel
  * that does not succeed, and the request then completes normally. */
-static int cont_request_cancel(ompi_request_t *req, int flag)
+static int ompix_cont_request_cancel(ompi_request_t *req, int flag)
 {
     (void) req;
     (void) flag;
@@ -47,7 +47,7 @@ bool ompix_cont_request_busy(ompix_cont_request_t *creq)
     return busy;
 }
 
-static int cont_request_free(ompi_request_t **rptr)
+static int ompix_cont_request_free(ompi_request_t **rptr)
 {
     ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
     int active;
@@ -86,10 +86,10 @@ static int cont_request_free(ompi_request_t **rptr)
 
 bool ompix_cont_is_request(const ompi_request_t *req)
 {
-    return cont_request_cancel == req->req_cancel;
+    return ompix_cont_request_cancel == req->req_cancel;
 }
 
-static void cont_request_construct(ompix_cont_request_t *creq)
+static void ompix_cont_request_construct(ompix_cont_request_t *creq)
 {
     OBJ_CONSTRUCT(&creq->live, opal_list_item_t);
     OBJ_CONSTRUCT(&creq->ready, opal_list_t);
@@ -101,16 +101,16 @@ static void cont_request_construct(ompix_cont_request_t *creq)
     creq->failed = false;
 }
 
-static void cont_request_destruct(ompix_cont_request_t *creq)
+static void ompix_cont_request_destruct(ompix_cont_request_t *creq)
 {
     OBJ_DESTRUCT(&creq->ready);
     OBJ_DESTRUCT(&creq->live);
 }
 
 OBJ_CLASS_INSTANCE(ompix_cont_request_t, ompi_request_t,
-                   cont_request_construct, cont_request_destruct);
+                   ompix_cont_request_construct, ompix_cont_request_destruct);
 
-static bool info_bool(ompi_info_t *info, const char *key)
+static bool ompix_cont_info_bool(ompi_info_t *info, const char *key)
 {
     bool value = false;
     int flag = 0;
@@ -121,14 +121,14 @@ static bool info_bool(ompi_info_t *info, const char *key)
     return flag && value;
 }
 
-static int info_parse(ompi_info_t *info, ompix_cont_request_t *creq)
+static int ompix_cont_info_parse(ompi_info_t *info, ompix_cont_request_t *creq)
 {
     char value[MPI_MAX_INFO_VAL + 1];
     int flag = 0;
 
-    creq->poll_only = info_bool(info, MPIX_CONT_INFO_POLL_ONLY);
-    creq->enqueue_complete = info_bool(info, MPIX_CONT_INFO_ENQUEUE_COMPLETE);
-    creq->async_signal_safe = info_bool(info, MPIX_CONT_INFO_ASYNC_SIGNAL_SAFE);
+    creq->poll_only = ompix_cont_info_bool(info, MPIX_CONT_INFO_POLL_ONLY);
+    creq->enqueue_complete = ompix_cont_info_bool(info, MPIX_CONT_INFO_ENQUEUE_COMPLETE);
+    creq->async_signal_safe = ompix_cont_info_bool(info, MPIX_CONT_INFO_ASYNC_SIGNAL_SAFE);
     creq->any_thread = false;
     creq->max_poll = 0;
     if (NULL == info || &ompi_mpi_info_null.info == info) {
@@ -164,16 +164,16 @@ int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **out)
     if (NULL == creq) {
         return MPI_ERR_NO_MEM;
     }
-    rc = info_parse(info, creq);
+    rc = ompix_cont_info_parse(info, creq);
     if (OMPI_SUCCESS != rc) {
         OBJ_RELEASE(creq);
         return rc;
     }
     OMPI_REQUEST_INIT(&creq->super, true);
     creq->super.req_type = OMPI_REQUEST_PML;
-    creq->super.req_start = cont_request_start;
-    creq->super.req_free = cont_request_free;
-    creq->super.req_cancel = cont_request_cancel;
+    creq->super.req_start = ompix_cont_request_start;
+    creq->super.req_free = ompix_cont_request_free;
+    creq->super.req_cancel = ompix_cont_request_cancel;
     creq->super.req_mpi_object.comm = MPI_COMM_WORLD;
     creq->super.req_status = ompi_status_empty;
 
@@ -184,7 +184,7 @@ int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **out)
     return OMPI_SUCCESS;
 }
 
-static void cont_request_reset(ompix_cont_request_t *creq)
+static void ompix_cont_request_reset(ompix_cont_request_t *creq)
 {
     creq->failed = false;
     creq->super.req_status = ompi_status_empty;
@@ -207,7 +207,7 @@ void ompix_cont_request_activate(ompix_cont_request_t *creq)
         creq->reactivate = true;
         return;
     }
-    cont_request_reset(creq);
+    ompix_cont_request_reset(creq);
 }
 
 /* Called without the lock after a continuation has run. */
@@ -245,7 +245,7 @@ void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed)
     creq->completing = false;
     if (creq->reactivate) {
         creq->reactivate = false;
-        cont_request_reset(creq);
+        ompix_cont_request_reset(creq);
     }
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
 }

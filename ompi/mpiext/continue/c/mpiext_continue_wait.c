@@ -17,16 +17,16 @@
 
 /* The continuation request this thread is polling: the progress callback
  * leaves its continuations to the poller, which counts them for max_poll. */
-OMPIX_TLS ompix_cont_request_t *ompix_cont_polled = NULL;
+OMPIX_CONT_TLS ompix_cont_request_t *ompix_cont_polled = NULL;
 
-#define ORIG (ompix_cont_global.orig_fns)
+#define OMPIX_CONT_ORIG (ompix_cont_global.orig_fns)
 
 /* Open MPI 4.1's MPI_Wait/MPI_Test free every request whose status carries
  * an error right after returning it (ompi_errhandler_request_invoke), even
  * persistent ones.  A continuation request that reports a failed operation
  * must survive that: mark it, and its free function then only clears the
- * error (see cont_request_free). */
-static void mark_delivery(size_t count, ompi_request_t **reqs)
+ * error (see ompix_cont_request_free). */
+static void ompix_cont_mark_delivery(size_t count, ompi_request_t **reqs)
 {
     for (size_t i = 0; i < count; ++i) {
         if (ompix_cont_is_request(reqs[i]) && MPI_SUCCESS != reqs[i]->req_status.MPI_ERROR
@@ -39,8 +39,8 @@ static void mark_delivery(size_t count, ompi_request_t **reqs)
 /* A continuation request that just completed because an operation failed.
  * Open MPI's any/some/all forms make a completed persistent request inactive
  * without looking at its error, so we report it ourselves; delivery clears
- * the error (see cont_request_free), so each failure is reported once. */
-static bool failed_done(ompi_request_t *req)
+ * the error (see ompix_cont_request_free), so each failure is reported once. */
+static bool ompix_cont_failed_done(ompi_request_t *req)
 {
     return MPI_REQUEST_NULL != req && ompix_cont_is_request(req)
         && OMPI_REQUEST_INACTIVE == req->req_state
@@ -50,13 +50,13 @@ static bool failed_done(ompi_request_t *req)
 /* MPI_ERR_IN_STATUS if one of the n requests reqs[idx[k]] (reqs[k] when
  * idx is NULL) is a continuation request that just completed with a
  * failure; its status statuses[k] then says so too. */
-static int report_failed(size_t n, ompi_request_t **reqs, const int *idx,
-                         ompi_status_public_t *statuses)
+static int ompix_cont_report_failed(size_t n, ompi_request_t **reqs, const int *idx,
+                                    ompi_status_public_t *statuses)
 {
     int rc = OMPI_SUCCESS;
 
     for (size_t k = 0; k < n; ++k) {
-        if (failed_done(reqs[NULL == idx ? k : (size_t) idx[k]])) {
+        if (ompix_cont_failed_done(reqs[NULL == idx ? k : (size_t) idx[k]])) {
             rc = MPI_ERR_IN_STATUS;
             if (MPI_STATUSES_IGNORE != statuses) {
                 statuses[k].MPI_ERROR = MPI_ERR_IN_STATUS;
@@ -66,7 +66,7 @@ static int report_failed(size_t n, ompi_request_t **reqs, const int *idx,
     return rc;
 }
 
-static bool any_cont_request(size_t count, ompi_request_t **reqs)
+static bool ompix_cont_any_request(size_t count, ompi_request_t **reqs)
 {
     for (size_t i = 0; i < count; ++i) {
         if (ompix_cont_is_request(reqs[i])) {
@@ -76,7 +76,7 @@ static bool any_cont_request(size_t count, ompi_request_t **reqs)
     return false;
 }
 
-static void drain_all(size_t count, ompi_request_t **reqs)
+static void ompix_cont_drain_all(size_t count, ompi_request_t **reqs)
 {
     for (size_t i = 0; i < count; ++i) {
         if (ompix_cont_is_request(reqs[i])) {
@@ -86,157 +86,158 @@ static void drain_all(size_t count, ompi_request_t **reqs)
     }
 }
 
-static int cont_test(ompi_request_t **rptr, int *completed, ompi_status_public_t *status)
+static int ompix_cont_test(ompi_request_t **rptr, int *completed, ompi_status_public_t *status)
 {
     ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
     ompix_cont_request_t *prev = ompix_cont_polled;
     int rc, ran;
 
     if (!ompix_cont_is_request(*rptr)) {
-        return ORIG.req_test(rptr, completed, status);
+        return OMPIX_CONT_ORIG.req_test(rptr, completed, status);
     }
     ompix_cont_polled = creq;
     ran = ompix_cont_drain(creq, creq->max_poll);
-    rc = ORIG.req_test(rptr, completed, status);
+    rc = OMPIX_CONT_ORIG.req_test(rptr, completed, status);
     if (!*completed && (creq->max_poll <= 0 || ran < creq->max_poll)
         && !opal_list_is_empty(&creq->ready)) {
         /* The progress inside that test made continuations ready: run
          * them now rather than one MPI_Test later. */
         ompix_cont_drain(creq, creq->max_poll <= 0 ? 0 : creq->max_poll - ran);
-        rc = ORIG.req_test(rptr, completed, status);
+        rc = OMPIX_CONT_ORIG.req_test(rptr, completed, status);
     }
     ompix_cont_polled = prev;
     if (OMPI_SUCCESS != rc) {
-        mark_delivery(1, rptr);
+        ompix_cont_mark_delivery(1, rptr);
     }
     return rc;
 }
 
-static int cont_test_any(size_t count, ompi_request_t **reqs, int *index,
-                         int *completed, ompi_status_public_t *status)
+static int ompix_cont_test_any(size_t count, ompi_request_t **reqs, int *index,
+                               int *completed, ompi_status_public_t *status)
 {
     int rc;
 
-    if (!any_cont_request(count, reqs)) {
-        return ORIG.req_test_any(count, reqs, index, completed, status);
+    if (!ompix_cont_any_request(count, reqs)) {
+        return OMPIX_CONT_ORIG.req_test_any(count, reqs, index, completed, status);
     }
-    drain_all(count, reqs);
-    rc = ORIG.req_test_any(count, reqs, index, completed, status);
+    ompix_cont_drain_all(count, reqs);
+    rc = OMPIX_CONT_ORIG.req_test_any(count, reqs, index, completed, status);
     if (OMPI_SUCCESS == rc && *completed && MPI_UNDEFINED != *index) {
-        rc = report_failed(1, reqs, index, status);
+        rc = ompix_cont_report_failed(1, reqs, index, status);
     }
     if (OMPI_SUCCESS != rc) {
-        mark_delivery(count, reqs);
+        ompix_cont_mark_delivery(count, reqs);
     }
     return rc;
 }
 
-static int cont_test_all(size_t count, ompi_request_t **reqs, int *completed,
-                         ompi_status_public_t *statuses)
+static int ompix_cont_test_all(size_t count, ompi_request_t **reqs, int *completed,
+                               ompi_status_public_t *statuses)
 {
     int rc;
 
-    if (!any_cont_request(count, reqs)) {
-        return ORIG.req_test_all(count, reqs, completed, statuses);
+    if (!ompix_cont_any_request(count, reqs)) {
+        return OMPIX_CONT_ORIG.req_test_all(count, reqs, completed, statuses);
     }
-    drain_all(count, reqs);
-    rc = ORIG.req_test_all(count, reqs, completed, statuses);
+    ompix_cont_drain_all(count, reqs);
+    rc = OMPIX_CONT_ORIG.req_test_all(count, reqs, completed, statuses);
     if (OMPI_SUCCESS == rc && *completed) {
-        rc = report_failed(count, reqs, NULL, statuses);
+        rc = ompix_cont_report_failed(count, reqs, NULL, statuses);
     }
     if (OMPI_SUCCESS != rc) {
-        mark_delivery(count, reqs);
+        ompix_cont_mark_delivery(count, reqs);
     }
     return rc;
 }
 
-static int cont_test_some(size_t count, ompi_request_t **reqs, int *outcount,
-                          int *indices, ompi_status_public_t *statuses)
+static int ompix_cont_test_some(size_t count, ompi_request_t **reqs, int *outcount,
+                                int *indices, ompi_status_public_t *statuses)
 {
     int rc;
 
-    if (!any_cont_request(count, reqs)) {
-        return ORIG.req_test_some(count, reqs, outcount, indices, statuses);
+    if (!ompix_cont_any_request(count, reqs)) {
+        return OMPIX_CONT_ORIG.req_test_some(count, reqs, outcount, indices, statuses);
     }
-    drain_all(count, reqs);
-    rc = ORIG.req_test_some(count, reqs, outcount, indices, statuses);
+    ompix_cont_drain_all(count, reqs);
+    rc = OMPIX_CONT_ORIG.req_test_some(count, reqs, outcount, indices, statuses);
     if (OMPI_SUCCESS == rc && MPI_UNDEFINED != *outcount) {
-        rc = report_failed((size_t) *outcount, reqs, indices, statuses);
+        rc = ompix_cont_report_failed((size_t) *outcount, reqs, indices, statuses);
     }
     if (OMPI_SUCCESS != rc) {
-        mark_delivery(count, reqs);
+        ompix_cont_mark_delivery(count, reqs);
     }
     return rc;
 }
 
-static int cont_wait(ompi_request_t **rptr, ompi_status_public_t *status)
+static int ompix_cont_wait(ompi_request_t **rptr, ompi_status_public_t *status)
 {
     int completed = 0, rc;
 
     if (!ompix_cont_is_request(*rptr)) {
-        return ORIG.req_wait(rptr, status);
+        return OMPIX_CONT_ORIG.req_wait(rptr, status);
     }
     do {
-        rc = cont_test(rptr, &completed, status);
+        rc = ompix_cont_test(rptr, &completed, status);
     } while (!completed);
     return rc;
 }
 
-static int cont_wait_any(size_t count, ompi_request_t **reqs, int *index,
-                         ompi_status_public_t *status)
+static int ompix_cont_wait_any(size_t count, ompi_request_t **reqs, int *index,
+                               ompi_status_public_t *status)
 {
     int completed = 0, rc;
 
-    if (!any_cont_request(count, reqs)) {
-        return ORIG.req_wait_any(count, reqs, index, status);
+    if (!ompix_cont_any_request(count, reqs)) {
+        return OMPIX_CONT_ORIG.req_wait_any(count, reqs, index, status);
     }
     do {
-        rc = cont_test_any(count, reqs, index, &completed, status);
+        rc = ompix_cont_test_any(count, reqs, index, &completed, status);
     } while (OMPI_SUCCESS == rc && !completed);
     return rc;
 }
 
-static int cont_wait_all(size_t count, ompi_request_t **reqs, ompi_status_public_t *statuses)
+static int ompix_cont_wait_all(size_t count, ompi_request_t **reqs,
+                               ompi_status_public_t *statuses)
 {
     int completed = 0, rc;
 
-    if (!any_cont_request(count, reqs)) {
-        return ORIG.req_wait_all(count, reqs, statuses);
+    if (!ompix_cont_any_request(count, reqs)) {
+        return OMPIX_CONT_ORIG.req_wait_all(count, reqs, statuses);
     }
     do {
-        rc = cont_test_all(count, reqs, &completed, statuses);
+        rc = ompix_cont_test_all(count, reqs, &completed, statuses);
     } while (OMPI_SUCCESS == rc && !completed);
     return rc;
 }
 
-static int cont_wait_some(size_t count, ompi_request_t **reqs, int *outcount,
-                          int *indices, ompi_status_public_t *statuses)
+static int ompix_cont_wait_some(size_t count, ompi_request_t **reqs, int *outcount,
+                                int *indices, ompi_status_public_t *statuses)
 {
     int rc;
 
-    if (!any_cont_request(count, reqs)) {
-        return ORIG.req_wait_some(count, reqs, outcount, indices, statuses);
+    if (!ompix_cont_any_request(count, reqs)) {
+        return OMPIX_CONT_ORIG.req_wait_some(count, reqs, outcount, indices, statuses);
     }
     do {
-        rc = cont_test_some(count, reqs, outcount, indices, statuses);
+        rc = ompix_cont_test_some(count, reqs, outcount, indices, statuses);
     } while (OMPI_SUCCESS == rc && 0 == *outcount);
     return rc;
 }
 
 void ompix_cont_wait_install(void)
 {
-    ORIG = ompi_request_functions;
-    ompi_request_functions.req_test = cont_test;
-    ompi_request_functions.req_test_any = cont_test_any;
-    ompi_request_functions.req_test_all = cont_test_all;
-    ompi_request_functions.req_test_some = cont_test_some;
-    ompi_request_functions.req_wait = cont_wait;
-    ompi_request_functions.req_wait_any = cont_wait_any;
-    ompi_request_functions.req_wait_all = cont_wait_all;
-    ompi_request_functions.req_wait_some = cont_wait_some;
+    OMPIX_CONT_ORIG = ompi_request_functions;
+    ompi_request_functions.req_test = ompix_cont_test;
+    ompi_request_functions.req_test_any = ompix_cont_test_any;
+    ompi_request_functions.req_test_all = ompix_cont_test_all;
+    ompi_request_functions.req_test_some = ompix_cont_test_some;
+    ompi_request_functions.req_wait = ompix_cont_wait;
+    ompi_request_functions.req_wait_any = ompix_cont_wait_any;
+    ompi_request_functions.req_wait_all = ompix_cont_wait_all;
+    ompi_request_functions.req_wait_some = ompix_cont_wait_some;
 }
 
 void ompix_cont_wait_uninstall(void)
 {
-    ompi_request_functions = ORIG;
+    ompi_request_functions = OMPIX_CONT_ORIG;
 }

@@ -1,0 +1,57 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * MPIX_Continue: attaches a continuation to one operation request.
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/runtime/params.h"
+
+#include "mpiext_continue_internal.h"
+
+#if OMPI_BUILD_MPI_PROFILING
+#if OPAL_HAVE_WEAK_SYMBOLS
+#pragma weak MPIX_Continue = PMPIX_Continue
+#endif
+#define MPIX_Continue PMPIX_Continue
+#endif
+
+static const char FUNC_NAME[] = "MPIX_Continue";
+
+int MPIX_Continue(MPI_Request *op_request, MPIX_Continue_cb_function *cb,
+                  void *cb_data, int flags, MPI_Status *status,
+                  MPI_Request cont_req)
+{
+    const char *why = NULL;
+    int rc;
+
+    rc = ompix_cont_check_mpi_state(&why);
+    if (MPI_SUCCESS != rc) {
+        return ompix_cont_error(rc, FUNC_NAME, why);
+    }
+    if (MPI_PARAM_CHECK) {
+        rc = ompix_cont_check_args(cb, flags, cont_req, &why);
+        if (MPI_SUCCESS == rc && NULL == op_request) {
+            rc = MPI_ERR_REQUEST;
+            why = "op_request is NULL";
+        }
+        if (MPI_SUCCESS == rc) {
+            rc = ompix_cont_check_op_args(1, op_request, cont_req, &why);
+        }
+        if (MPI_SUCCESS != rc) {
+            return ompix_cont_error(rc, FUNC_NAME, why);
+        }
+    }
+    rc = ompix_cont_check_ops_state(1, op_request, flags, &why);
+    if (MPI_SUCCESS != rc) {
+        return ompix_cont_error(rc, FUNC_NAME, why);
+    }
+
+    rc = ompix_cont_register((ompix_cont_request_t *) cont_req, 1, op_request, cb, cb_data,
+                             flags, MPI_STATUS_IGNORE == status ? NULL : status);
+    if (MPI_SUCCESS != rc) {
+        return ompix_cont_error(rc, FUNC_NAME, "out of memory");
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,63 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * MPIX_Continueall: attaches one continuation to a set of operation
+ * requests.
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/runtime/params.h"
+
+#include "mpiext_continue_internal.h"
+
+#if OMPI_BUILD_MPI_PROFILING
+#if OPAL_HAVE_WEAK_SYMBOLS
+#pragma weak MPIX_Continueall = PMPIX_Continueall
+#endif
+#define MPIX_Continueall PMPIX_Continueall
+#endif
+
+static const char FUNC_NAME[] = "MPIX_Continueall";
+
+int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
+                     MPIX_Continue_cb_function *cb, void *cb_data, int flags,
+                     MPI_Status array_of_statuses[], MPI_Request cont_req)
+{
+    const char *why = NULL;
+    int rc;
+
+    rc = ompix_cont_check_mpi_state(&why);
+    if (MPI_SUCCESS != rc) {
+        return ompix_cont_error(rc, FUNC_NAME, why);
+    }
+    if (MPI_PARAM_CHECK) {
+        rc = ompix_cont_check_args(cb, flags, cont_req, &why);
+        if (MPI_SUCCESS == rc && count < 0) {
+            rc = MPI_ERR_COUNT;
+            why = "count is negative";
+        }
+        if (MPI_SUCCESS == rc && count > 0 && NULL == array_of_op_requests) {
+            rc = MPI_ERR_REQUEST;
+            why = "array_of_op_requests is NULL";
+        }
+        if (MPI_SUCCESS == rc) {
+            rc = ompix_cont_check_op_args(count, array_of_op_requests, cont_req, &why);
+        }
+        if (MPI_SUCCESS != rc) {
+            return ompix_cont_error(rc, FUNC_NAME, why);
+        }
+    }
+    rc = ompix_cont_check_ops_state(count, array_of_op_requests, flags, &why);
+    if (MPI_SUCCESS != rc) {
+        return ompix_cont_error(rc, FUNC_NAME, why);
+    }
+
+    rc = ompix_cont_register((ompix_cont_request_t *) cont_req, count, array_of_op_requests,
+                             cb, cb_data, flags,
+                             MPI_STATUSES_IGNORE == array_of_statuses ? NULL : array_of_statuses);
+    if (MPI_SUCCESS != rc) {
+        return ompix_cont_error(rc, FUNC_NAME, "out of memory");
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,140 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Argument checks and error reporting of the MPIX_ entry points
+ * (continue_init.c, continue.c, continueall.c).
+ *
+ * Two kinds of checks.  Parameter checks look at the arguments only and
+ * run inside "if (MPI_PARAM_CHECK)", so --mca mpi_param_check 0 skips them
+ * as it does for every MPI function.  State rules protect ompix's own
+ * invariants (MPI is up, a request carries at most one continuation, a
+ * continuation can complete) and always run.  Errors go through
+ * MPI_COMM_WORLD's error handler, as Open MPI's own request functions
+ * (MPI_Start, MPI_Request_free) do for requests.
+ */
+
+#include "ompi_config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/mpiruntime.h"
+
+#include "mpiext_continue_internal.h"
+
+int ompix_cont_error(int rc, const char *func_name, const char *why)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+
+    snprintf(msg, sizeof(msg), "%s: %s", func_name, why);
+    return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, rc, msg);
+}
+
+/* State rule: the process-wide state and the request engine exist only
+ * between MPI_Init and MPI_Finalize. */
+int ompix_cont_check_mpi_state(const char **why)
+{
+    if (OMPI_MPI_STATE_INIT_COMPLETED != ompi_mpi_state) {
+        *why = "MPI is not initialized";
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+
+int ompix_cont_check_args(MPIX_Continue_cb_function *cb, int flags,
+                          MPI_Request cont_req, const char **why)
+{
+    if (NULL == cb) {
+        *why = "the callback is NULL";
+        return MPI_ERR_ARG;
+    }
+    if (0 != (flags & ~(MPIX_CONT_IMMEDIATE | MPIX_CONT_PERSISTENT))) {
+        *why = "unknown bits in flags (allowed: MPIX_CONT_IMMEDIATE, MPIX_CONT_PERSISTENT)";
+        return MPI_ERR_ARG;
+    }
+    if (NULL == cont_req || MPI_REQUEST_NULL == cont_req || !ompix_cont_is_request(cont_req)) {
+        *why = "cont_req is not a continuation request (create one with MPIX_Continue_init)";
+        return MPI_ERR_REQUEST;
+    }
+    return MPI_SUCCESS;
+}
+
+static int ompix_cont_cmp_req(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) *(MPI_Request const *) a;
+    uintptr_t y = (uintptr_t) *(MPI_Request const *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* Open MPI hands out one shared, already complete request for operations
+ * with nothing to do (MPI_PROC_NULL, one-rank barriers), which may appear
+ * many times. */
+static bool ompix_cont_distinct_op(MPI_Request req)
+{
+    return MPI_REQUEST_NULL != req && &ompi_request_empty != req;
+}
+
+/* A request listed twice would get two continuations hooked on it.  Small
+ * arrays (the common case) are checked pairwise without allocating. */
+static int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char **why)
+{
+    bool dup = false;
+
+    if (count <= 16) {
+        for (int i = 0; i < count && !dup; ++i) {
+            for (int j = i + 1; j < count && !dup; ++j) {
+                dup = ompix_cont_distinct_op(reqs[i]) && reqs[i] == reqs[j];
+            }
+        }
+    } else {
+        MPI_Request *sorted = malloc(count * sizeof(*sorted));
+        if (NULL == sorted) {
+            *why = "out of memory";
+            return MPI_ERR_NO_MEM;
+        }
+        memcpy(sorted, reqs, count * sizeof(*sorted));
+        qsort(sorted, count, sizeof(*sorted), ompix_cont_cmp_req);
+        for (int i = 1; i < count && !dup; ++i) {
+            dup = ompix_cont_distinct_op(sorted[i]) && sorted[i] == sorted[i - 1];
+        }
+        free(sorted);
+    }
+    if (dup) {
+        *why = "the same request appears twice in the operation requests";
+        return MPI_ERR_REQUEST;
+    }
+    return MPI_SUCCESS;
+}
+
+int ompix_cont_check_op_args(int count, MPI_Request reqs[], MPI_Request cont_req,
+                             const char **why)
+{
+    for (int i = 0; i < count; ++i) {
+        if (NULL == reqs[i]) {
+            *why = "an operation request is not a valid handle";
+            return MPI_ERR_REQUEST;
+        }
+        if (cont_req == reqs[i]) {
+            *why = "the continuation request cannot be one of its own operations";
+            return MPI_ERR_REQUEST;
+        }
+    }
+    return ompix_cont_check_duplicates(count, reqs, why);
+}
+
+int ompix_cont_check_ops_state(int count, MPI_Request reqs[], int flags, const char **why)
+{
+    bool persistent = 0 != (flags & MPIX_CONT_PERSISTENT);
+
+    for (int i = 0; i < count; ++i) {
+        int rc = ompix_cont_op_check_state(reqs[i], persistent, why);
+        if (MPI_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
