@@ -8,6 +8,9 @@
  *
  *   mpicc $(pkg-config --cflags ompix) continue_demo.c -o continue_demo $(pkg-config --libs ompix)
  *   mpirun -np 2 ./continue_demo
+ *
+ * Lines starting with RESULT are for examples/run-demo's table:
+ * RESULT <metric> <us/iteration> <label>.
  */
 #include <mpi.h>
 #include <mpi-ext.h>
@@ -122,15 +125,20 @@ int main(int argc, char **argv)
                p.rounds);
     }
 
-    /* 3. The same exchange, continuation-driven vs stock MPI_Waitall. */
-    double ours = 0, stock = 0;
-    for (int k = 0; k < 3; ++k) {
-        ours += time_exchanges(cont);
-        stock += time_exchanges(MPI_REQUEST_NULL);
+    /* 3. The same exchange, continuation-driven vs stock MPI_Waitall, in
+     * interleaved rounds; the best round of each counts. */
+    double ours = 1e30, stock = 1e30;
+    for (int k = 0; k < 5; ++k) {
+        double t = time_exchanges(cont);
+        ours = t < ours ? t : ours;
+        t = time_exchanges(MPI_REQUEST_NULL);
+        stock = t < stock ? t : stock;
     }
     if (0 == rank) {
-        printf("8-byte exchange: %.2f us with a continuation, %.2f us with stock MPI_Waitall "
-               "(%.2fx)\n", ours / 3, stock / 3, ours / stock);
+        printf("8-byte exchange: %.3g us with a continuation, %.3g us with stock MPI_Waitall "
+               "(%.2fx)\n", ours, stock, ours / stock);
+        printf("RESULT exchange_8B %.6f continuation\n", ours);
+        printf("RESULT exchange_8B %.6f MPI_Waitall\n", stock);
     }
     MPI_Request_free(&cont);
     MPI_Finalize();

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm"
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * Concurrency with exact outcomes:
  *  - tickets: every rank takes 300 tickets from one 64-bit and one 32-bit

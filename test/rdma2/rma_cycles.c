@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=300 valgrind=no mca="osc rdma2,sm"
+ * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=300 valgrind=no mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * 10 000 window create/free cycles of small windows, flavors in rotation
  * (allocate, create, dynamic with one attached region, and every 100th an

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm"
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * Erroneous RMA calls return the class the MPI standard prescribes, through
  * the window's error handler (a counting handler set with

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm"
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * MPI_THREAD_MULTIPLE use of one window by several threads, in the ways
  * MPI allows and osc rdma2 claims to support: RMA operations, flushes and
