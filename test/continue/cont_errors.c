@@ -8,15 +8,8 @@
  */
 #include "ompix_test.h"
 
-static int handler_calls, handler_class;
 static int ran, seen_error;
 
-static void handler(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    handler_calls++;
-    MPI_Error_class(*code, &handler_class);
-}
 
 static void cb(MPI_Status *st, void *data)
 {
@@ -27,13 +20,6 @@ static void cb(MPI_Status *st, void *data)
     }
 }
 
-/* The call must fail with `cls`, and the error handler must see it. */
-#define CHECK_ERR(call, cls)                                                  \
-    do {                                                                      \
-        int before_ = handler_calls;                                          \
-        CHECK_CLASS(call, cls);                                               \
-        CHECK(handler_calls == before_ + 1 && handler_class == (cls));        \
-    } while (0)
 
 
 static void bad_arguments(void)
@@ -130,7 +116,7 @@ static void failed_operation(void)
         } else {
             MPI_Irecv(buf, 1, MPI_INT, 0, 60, MPI_COMM_WORLD, &r);
             CHECK(MPI_SUCCESS == MPIX_Continue(&r, cb, NULL, 0, &st, cr));
-            int before = handler_calls, idx = -1, outcount = 0;
+            int before = err_handler_calls, idx = -1, outcount = 0;
             if (0 == round) {
                 CHECK_ERR(MPI_Wait(&cr, MPI_STATUS_IGNORE), MPI_ERR_IN_STATUS);
             } else if (1 == round) {
@@ -143,7 +129,7 @@ static void failed_operation(void)
                 CHECK(MPI_ERR_IN_STATUS == MPI_Waitsome(1, &cr, &outcount, &idx, sts));
                 CHECK(1 == outcount && 0 == idx && MPI_ERR_IN_STATUS == sts[0].MPI_ERROR);
             }
-            CHECK(handler_calls == before + 1 && MPI_ERR_IN_STATUS == handler_class);
+            CHECK(err_handler_calls == before + 1 && MPI_ERR_IN_STATUS == err_handler_class);
             /* reported once: it is now an inactive request */
             CHECK(MPI_SUCCESS == MPI_Wait(&cr, MPI_STATUS_IGNORE));
             CHECK(1 == ran);
@@ -168,7 +154,7 @@ int main(int argc, char **argv)
     MPI_Errhandler eh;
 
     ompix_test_init(&argc, &argv);
-    MPI_Comm_create_errhandler(handler, &eh);
+    eh = counting_comm_errhandler();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 

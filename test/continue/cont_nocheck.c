@@ -13,23 +13,9 @@
  */
 #include "ompix_test.h"
 
-static int handler_calls, handler_class;
 static int ran;
 
-static void handler(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    handler_calls++;
-    MPI_Error_class(*code, &handler_class);
-}
 
-/* The call must fail with `cls`, and the error handler must see it. */
-#define CHECK_ERR(call, cls)                                                  \
-    do {                                                                      \
-        int before_ = handler_calls;                                          \
-        CHECK_CLASS(call, cls);                                               \
-        CHECK(handler_calls == before_ + 1 && handler_class == (cls));        \
-    } while (0)
 
 static void count_cb(MPI_Status *st, void *data)
 {
@@ -45,7 +31,7 @@ static void params_unchecked(MPI_Request cr)
     ran = 0;
     CHECK(MPI_SUCCESS == MPIX_Continue(&g, count_cb, NULL, 0x10, MPI_STATUS_IGNORE, cr));
     CHECK(MPI_SUCCESS == MPI_Wait(&cr, MPI_STATUS_IGNORE));
-    CHECK(1 == ran && 0 == handler_calls);
+    CHECK(1 == ran && 0 == err_handler_calls);
 }
 
 static void ring_cb(MPI_Status *st, void *data)
@@ -89,7 +75,7 @@ static void valid(MPI_Request cr)
     }
     MPI_Request_free(&reqs[0]);
     MPI_Request_free(&reqs[1]);
-    CHECK(0 == handler_calls);
+    CHECK(0 == err_handler_calls);
 }
 
 static void state_rules(MPI_Request cr)
@@ -138,7 +124,7 @@ static void state_rules(MPI_Request cr)
     CHECK(MPI_SUCCESS == MPI_Wait(&ok, MPI_STATUS_IGNORE));
     CHECK(MPI_SUCCESS == MPI_Request_free(&pr));
     CHECK(MPI_SUCCESS == MPI_Request_free(&cr2));
-    CHECK(7 == handler_calls);
+    CHECK(7 == err_handler_calls);
 }
 
 int main(int argc, char **argv)
@@ -147,7 +133,7 @@ int main(int argc, char **argv)
     MPI_Request cr;
 
     ompix_test_init(&argc, &argv);
-    MPI_Comm_create_errhandler(handler, &eh);
+    eh = counting_comm_errhandler();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 

@@ -159,14 +159,7 @@ static void chain(MPI_Request cr)
     EXPECT(0, 5, 0);
 }
 
-static int handler_calls, handler_class;
 
-static void handler(MPI_Comm *comm, int *code, ...)
-{
-    (void)comm;
-    handler_calls++;
-    MPI_Error_class(*code, &handler_class);
-}
 
 /* A failing call is intercepted once and reported once. */
 static void errors(MPI_Request cr)
@@ -174,10 +167,10 @@ static void errors(MPI_Request cr)
     MPI_Request g = grequest();
 
     CHECK_CLASS(MPIX_Continue(&g, NULL, NULL, 0, MPI_STATUS_IGNORE, cr), MPI_ERR_ARG);
-    CHECK(1 == handler_calls && MPI_ERR_ARG == handler_class);
+    CHECK(1 == err_handler_calls && MPI_ERR_ARG == err_handler_class);
     CHECK_CLASS(MPIX_Continueall(-1, &g, count_cb, NULL, 0, MPI_STATUSES_IGNORE, cr),
                 MPI_ERR_COUNT);
-    CHECK(2 == handler_calls && MPI_ERR_COUNT == handler_class);
+    CHECK(2 == err_handler_calls && MPI_ERR_COUNT == err_handler_class);
     CHECK(MPI_REQUEST_NULL != g);
     EXPECT(0, 1, 1);
     MPI_Grequest_complete(g);
@@ -206,7 +199,7 @@ int main(int argc, char **argv)
     MPI_Request cr;
 
     ompix_test_init(&argc, &argv);
-    MPI_Comm_create_errhandler(handler, &eh);
+    eh = counting_comm_errhandler();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
 
     CHECK(MPI_SUCCESS == MPIX_Continue_init(MPI_INFO_NULL, &cr));
@@ -218,7 +211,7 @@ int main(int argc, char **argv)
     errors(cr);
     direct();
     CHECK(MPI_SUCCESS == MPI_Request_free(&cr));
-    CHECK(2 == handler_calls);
+    CHECK(2 == err_handler_calls);
     EXPECT(0, 0, 0);
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

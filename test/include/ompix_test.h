@@ -51,6 +51,46 @@ static inline int err_class(int rc)
         }                                                                     \
     } while (0)
 
+/* A counting error handler, for communicators and for windows: how many
+ * errors it was handed, and the class of the last one. */
+static int err_handler_calls, err_handler_class;
+
+static inline void ompix_test_count_comm_error(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    err_handler_calls++;
+    MPI_Error_class(*code, &err_handler_class);
+}
+
+static inline void ompix_test_count_win_error(MPI_Win *win, int *code, ...)
+{
+    (void)win;
+    err_handler_calls++;
+    MPI_Error_class(*code, &err_handler_class);
+}
+
+static inline MPI_Errhandler counting_comm_errhandler(void)
+{
+    MPI_Errhandler eh;
+    MPI_Comm_create_errhandler(ompix_test_count_comm_error, &eh);
+    return eh;
+}
+
+static inline MPI_Errhandler counting_win_errhandler(void)
+{
+    MPI_Errhandler eh;
+    MPI_Win_create_errhandler(ompix_test_count_win_error, &eh);
+    return eh;
+}
+
+/* The call must fail with `cls`, and the counting handler must see it once. */
+#define CHECK_ERR(call, cls)                                                  \
+    do {                                                                      \
+        int before_ = err_handler_calls;                                      \
+        CHECK_CLASS(call, cls);                                               \
+        CHECK(err_handler_calls == before_ + 1 && err_handler_class == (cls));\
+    } while (0)
+
 /* This rank, the communicator size and the ring neighbours in
  * MPI_COMM_WORLD, set by ompix_test_init. */
 static int rank, size, left, right;
