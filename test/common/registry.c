@@ -8,7 +8,9 @@
  * windows yes, shared windows, served by osc sm, no).  The lookup function
  * is found with dlsym, as it lives in libmca_common_ompix (plugin build)
  * or libmpi (in-tree build) and tests do not link either by name.
- * registry_off.c runs the same with rdma2 excluded: nothing is found.
+ * registry_off.c runs the same with rdma2 excluded: nothing is found;
+ * registry_tls_*.c with the user's opal_common_ucx_tls set: rdma2 serves
+ * windows only when a UCX transport matches the list.
  */
 #include "ompix_test.h"
 
@@ -18,7 +20,13 @@
 #include "../../ompi/mca/osc/rdma2/osc_rdma2_api.h"
 
 #ifndef EXPECT_RDMA2
-#define EXPECT_RDMA2 1
+#define EXPECT_RDMA2 1          /* osc/rdma2 opened: its table is found */
+#endif
+#ifndef EXPECT_SERVES
+#define EXPECT_SERVES EXPECT_RDMA2  /* it serves allocated windows */
+#endif
+#ifndef TEST_NAME
+#define TEST_NAME "registry"
 #endif
 
 typedef const void *lookup_fn_t(const char *name, uint32_t version);
@@ -48,12 +56,12 @@ int main(int argc, char **argv)
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Win_allocate_shared(64, 1, MPI_INFO_NULL, node, &base, &shared);
     if (NULL != api) {
-        CHECK(api->serves(win));
+        CHECK(EXPECT_SERVES == !!api->serves(win));
         CHECK(!api->serves(shared));
         CHECK(!api->serves(MPI_WIN_NULL));
     }
     MPI_Win_free(&shared);
     MPI_Win_free(&win);
     MPI_Comm_free(&node);
-    return ompix_test_finish(EXPECT_RDMA2 ? "registry" : "registry_off");
+    return ompix_test_finish(TEST_NAME);
 }

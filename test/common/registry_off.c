@@ -6,4 +6,5 @@
  * components.
  */
 #define EXPECT_RDMA2 0
+#define TEST_NAME "registry_off"
 #include "registry.c"

@@ -15,7 +15,10 @@
 #include "opal/sys/atomic.h"
 #include "opal/threads/mutex.h"
 #include "opal/threads/threads.h"
-#include "opal/util/output.h"
+#include "opal/util/proc.h"
+#include "opal/util/show_help.h"
+
+#include "common_ompix_help.h"
 
 #include "common_ompix_thread.h"
 
@@ -178,8 +181,9 @@ int mca_common_ompix_thread_add(mca_common_ompix_thread_poll_fn_t fn, void *ctx,
     }
     if (OPAL_SUCCESS == ret && NULL == mca_common_ompix_thread &&
         OPAL_SUCCESS != mca_common_ompix_thread_start()) {
-        opal_output(0, "ompix: cannot start the progress thread; targets reached through UCX "
-                       "must call MPI to progress");
+        mca_common_ompix_help_init();
+        opal_show_help("help-common-ompix.txt", "progress thread", true,
+                       opal_process_info.nodename);
     }
     opal_mutex_unlock(&mca_common_ompix_thread_lock);
     return ret;

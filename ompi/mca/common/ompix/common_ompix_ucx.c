@@ -9,7 +9,10 @@
 
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/util/output.h"
+#include "opal/util/show_help.h"
+#include "opal/util/proc.h"
 
+#include "common_ompix_help.h"
 #include "common_ompix_ucx.h"
 
 typedef struct {
@@ -114,15 +117,19 @@ int mca_common_ompix_ucx_open(mca_common_ompix_ucx_t *ucx, const char *owner,
     ucx->multi_threaded = params->multi_threaded;
     opal_common_ucx_mca_register();
     if (OMPI_SUCCESS != mca_common_ompix_ucx_create_context(ucx, params)) {
-        opal_output(0, "%s: cannot create a UCX context", owner);
+        mca_common_ompix_help_init();
+        opal_show_help("help-common-ompix.txt", "ucx context", true, owner,
+                       opal_process_info.nodename, owner);
         goto fail;
     }
     if (!mca_common_ompix_ucx_allowed(ucx)) {
         goto fail_context;
     }
     if (OMPI_SUCCESS != mca_common_ompix_ucx_create_worker(ucx)) {
-        opal_output(0, "%s: cannot create a UCX worker%s", owner,
-                    ucx->multi_threaded ? " for several threads" : "");
+        mca_common_ompix_help_init();
+        opal_show_help("help-common-ompix.txt", "ucx worker", true, owner,
+                       ucx->multi_threaded ? " for several threads" : "",
+                       opal_process_info.nodename, owner);
         goto fail_context;
     }
     OBJ_CONSTRUCT(&ucx->lock, opal_mutex_t);
