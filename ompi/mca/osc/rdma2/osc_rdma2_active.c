@@ -20,7 +20,10 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 
-#include "osc_rdma2.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+
+#include "osc_rdma2_active.h"
+#include "osc_rdma2_passive.h"
 
 /* Wait for a counter in our state block that others raise.  Plain loads
  * see direct peers' stores; a progress call now and then serves peers
@@ -28,10 +31,10 @@
  * PML for us).  A progress call costs a few hundred ns, the arrival it
  * delays too, so when every peer is mapped (element mode) progress is
  * rare. */
-static void rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *word,
+static void mca_osc_rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *word,
                           uint64_t value)
 {
-    const int spins = RDMA2_ACC_ELEMENT == module->acc_mode ? 1 << 14 : 256;
+    const int spins = MCA_OSC_RDMA2_ACC_ELEMENT == module->acc_mode ? 1 << 14 : 256;
     int i;
 
     while (*word < value) {
@@ -51,7 +54,7 @@ static void rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *wor
  * only make a wait succeed that its own previous increment satisfied.
  * A CPU atomic add (release order) on one node; a posted UCX add otherwise (ordered after the
  * flush that precedes it). */
-static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
 {
     int p = module->size_comm, me = module->my_rank, k, d, ret = OMPI_SUCCESS;
     uint64_t epoch = ++module->fence_epoch;
@@ -66,7 +69,7 @@ static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
                 peer->state_rkey, 1);
         }
         if (OMPI_SUCCESS == ret) {
-            rdma2_wait_ge(module, &module->state->fence_round[k], epoch);
+            mca_osc_rdma2_wait_ge(module, &module->state->fence_round[k], epoch);
         }
     }
     return ret;
@@ -79,19 +82,19 @@ static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
  * line of each counter both ways and takes a locked add (put + fence
  * ping-pong on 2 ranks here: 0.22 against 0.49 us).  Words only grow, and
  * a rank already in the next fence has a larger one, so no reset is needed. */
-static void rdma2_fence_meet(mca_osc_rdma2_module_t *module)
+static void mca_osc_rdma2_fence_meet(mca_osc_rdma2_module_t *module)
 {
     uint64_t epoch = ++module->fence_epoch;
 
     mca_common_ompix_atomic_store_rel_64(&module->fence_meet[module->my_rank], epoch);
     for (int j = 0; j < module->size_comm; ++j) {
-        rdma2_wait_ge(module, &module->fence_meet[j], epoch);
+        mca_osc_rdma2_wait_ge(module, &module->fence_meet[j], epoch);
     }
 }
 
 int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     int ret = OMPI_SUCCESS;
 
     if (module->lock_all || module->num_locks > 0 || NULL != module->start_group ||
@@ -105,9 +108,9 @@ int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
         ret = mca_osc_rdma2_complete_all(module);
     }
     if (OMPI_SUCCESS == ret && NULL != module->fence_meet) {
-        rdma2_fence_meet(module);
+        mca_osc_rdma2_fence_meet(module);
     } else if (OMPI_SUCCESS == ret) {
-        ret = rdma2_fence_barrier(module);
+        ret = mca_osc_rdma2_fence_barrier(module);
     }
     opal_atomic_mb();
     /* NOSUCCEED: no epoch follows, so operations until the next
@@ -118,7 +121,7 @@ int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
 
 /* Ranks of `group` in the window's communicator, translated once per
  * group and kept in `cache` while the same group comes again. */
-static int rdma2_group_ranks(mca_osc_rdma2_module_t *module, rdma2_group_cache_t *cache,
+static int mca_osc_rdma2_group_ranks(mca_osc_rdma2_module_t *module, mca_osc_rdma2_group_cache_t *cache,
                              ompi_group_t *group, int **ranks)
 {
     int n = ompi_group_size(group), i, ret;
@@ -156,7 +159,7 @@ static int rdma2_group_ranks(mca_osc_rdma2_module_t *module, rdma2_group_cache_t
     return OMPI_SUCCESS;
 }
 
-void mca_osc_rdma2_group_cache_clear(rdma2_group_cache_t *cache)
+void mca_osc_rdma2_group_cache_clear(mca_osc_rdma2_group_cache_t *cache)
 {
     if (NULL != cache->group) {
         OBJ_RELEASE(cache->group);
@@ -168,14 +171,14 @@ void mca_osc_rdma2_group_cache_clear(rdma2_group_cache_t *cache)
 
 int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_peer_t *peer;
     int *ranks, n, i, ret;
 
     if (NULL != module->post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = rdma2_group_ranks(module, &module->post_cache, group, &ranks);
+    ret = mca_osc_rdma2_group_ranks(module, &module->post_cache, group, &ranks);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
@@ -200,14 +203,14 @@ int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t
 
 int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_peer_t *peer;
     int *ranks, n, i, ret;
 
     if (NULL != module->start_group || module->lock_all || module->num_locks > 0) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = rdma2_group_ranks(module, &module->start_cache, group, &ranks);
+    ret = mca_osc_rdma2_group_ranks(module, &module->start_cache, group, &ranks);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
@@ -219,7 +222,7 @@ int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_
         }
         if (!(assert & MPI_MODE_NOCHECK)) {
             /* posted[] is written by the targets into our own state block. */
-            rdma2_wait_ge(module, &module->state->posted[ranks[i]], ++peer->starts);
+            mca_osc_rdma2_wait_ge(module, &module->state->posted[ranks[i]], ++peer->starts);
         }
         peer->starts_open = true;
     }
@@ -236,7 +239,7 @@ int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_
 
 int mca_osc_rdma2_complete(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     int i, ret, ret2;
 
     if (NULL == module->start_group) {
@@ -259,12 +262,12 @@ int mca_osc_rdma2_complete(struct ompi_win_t *win)
     return ret;
 }
 
-static bool rdma2_exposure_done(mca_osc_rdma2_module_t *module)
+static bool mca_osc_rdma2_exposure_done(mca_osc_rdma2_module_t *module)
 {
     return module->state->complete >= module->complete_expected;
 }
 
-static void rdma2_exposure_end(mca_osc_rdma2_module_t *module)
+static void mca_osc_rdma2_exposure_end(mca_osc_rdma2_module_t *module)
 {
     opal_atomic_rmb();
     OBJ_RELEASE(module->post_group);
@@ -273,27 +276,27 @@ static void rdma2_exposure_end(mca_osc_rdma2_module_t *module)
 
 int mca_osc_rdma2_wait(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
 
     if (NULL == module->post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    rdma2_wait_ge(module, &module->state->complete, module->complete_expected);
-    rdma2_exposure_end(module);
+    mca_osc_rdma2_wait_ge(module, &module->state->complete, module->complete_expected);
+    mca_osc_rdma2_exposure_end(module);
     return OMPI_SUCCESS;
 }
 
 int mca_osc_rdma2_test(struct ompi_win_t *win, int *flag)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
 
     if (NULL == module->post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
     opal_progress();
-    *flag = rdma2_exposure_done(module);
+    *flag = mca_osc_rdma2_exposure_done(module);
     if (*flag) {
-        rdma2_exposure_end(module);
+        mca_osc_rdma2_exposure_end(module);
     }
     return OMPI_SUCCESS;
 }

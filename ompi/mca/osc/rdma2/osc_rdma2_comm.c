@@ -20,9 +20,10 @@
 #include "opal/datatype/opal_convertor.h"
 #include "ompi/mca/osc/base/base.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_comm.h"
+#include "osc_rdma2_dynamic.h"
 
-#define RDMA2_IOV_BATCH 32
+#define MCA_OSC_RDMA2_IOV_BATCH 32
 
 /* Access rules: an operation needs an epoch that covers its target. */
 int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target)
@@ -32,7 +33,7 @@ int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target)
     if (module->fence_active || module->lock_all) {
         return OMPI_SUCCESS;
     }
-    if (NULL != peer && (RDMA2_LOCK_NONE != peer->lock_type || peer->starts_open)) {
+    if (NULL != peer && (MCA_OSC_RDMA2_LOCK_NONE != peer->lock_type || peer->starts_open)) {
         return OMPI_SUCCESS;
     }
     return OMPI_ERR_RMA_SYNC;
@@ -81,7 +82,7 @@ int mca_osc_rdma2_cma(mca_osc_rdma2_peer_t *peer, bool is_put, void *local, uint
                            : process_vm_readv(peer->pid, &l, 1, &r, 1, 0);
         if (n <= 0) {
             if (n < 0 && EINTR == errno) continue;
-            RDMA2_VERBOSE(1, "cross-memory %s of %zu bytes with rank %d failed: %s",
+            MCA_OSC_RDMA2_VERBOSE(1, "cross-memory %s of %zu bytes with rank %d failed: %s",
                           is_put ? "write" : "read", len, peer->rank, strerror(errno));
             return OMPI_ERROR;
         }
@@ -114,7 +115,7 @@ bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer)
 /* One contiguous piece. */
 /* Only a self target can overlap the origin buffer; memcpy is faster
  * than memmove's direction check for everything else. */
-static inline void rdma2_copy(void *dst, const void *src, size_t len)
+static inline void mca_osc_rdma2_copy(void *dst, const void *src, size_t len)
 {
     if ((const char *) src + len <= (char *) dst || (char *) dst + len <= (const char *) src) {
         memcpy(dst, src, len);
@@ -123,7 +124,7 @@ static inline void rdma2_copy(void *dst, const void *src, size_t len)
     }
 }
 
-static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
+static int mca_osc_rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
                        mca_osc_rdma2_request_t *req, char *local, uint64_t raddr, size_t len)
 {
     ucp_request_param_t param;
@@ -135,9 +136,9 @@ static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *pee
     if (NULL != peer->win_ptr) {
         char *remote = peer->win_ptr + (raddr - peer->base);
         if (is_put) {
-            rdma2_copy(remote, local, len);
+            mca_osc_rdma2_copy(remote, local, len);
         } else {
-            rdma2_copy(local, remote, len);
+            mca_osc_rdma2_copy(local, remote, len);
         }
         return OMPI_SUCCESS;
     }
@@ -166,7 +167,7 @@ static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *pee
     return mca_osc_rdma2_ucx_check(sp);
 }
 
-static bool rdma2_contiguous(struct ompi_datatype_t *dt, int count, ptrdiff_t *lb)
+static bool mca_osc_rdma2_contiguous(struct ompi_datatype_t *dt, int count, ptrdiff_t *lb)
 {
     ptrdiff_t true_extent;
     ompi_datatype_get_true_extent(dt, lb, &true_extent);
@@ -174,12 +175,12 @@ static bool rdma2_contiguous(struct ompi_datatype_t *dt, int count, ptrdiff_t *l
 }
 
 /* Walks two layouts of the same byte stream and pairs their pieces. */
-static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+static int mca_osc_rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
                           bool is_put, mca_osc_rdma2_request_t *req, void *local, int count, struct ompi_datatype_t *dt,
                           uint64_t raddr, int tcount, struct ompi_datatype_t *tdt)
 {
     opal_convertor_t lconv, rconv;
-    struct iovec liov[RDMA2_IOV_BATCH], riov[RDMA2_IOV_BATCH];
+    struct iovec liov[MCA_OSC_RDMA2_IOV_BATCH], riov[MCA_OSC_RDMA2_IOV_BATCH];
     uint32_t lcnt = 0, rcnt = 0, li = 0, ri = 0;
     size_t size;
     bool ldone = false, rdone = false;
@@ -197,20 +198,20 @@ static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *
         size_t len;
         if (li == lcnt) {
             if (ldone) break;
-            lcnt = RDMA2_IOV_BATCH;
+            lcnt = MCA_OSC_RDMA2_IOV_BATCH;
             ldone = opal_convertor_raw(&lconv, liov, &lcnt, &size);
             li = 0;
             if (0 == lcnt) break;
         }
         if (ri == rcnt) {
             if (rdone) break;
-            rcnt = RDMA2_IOV_BATCH;
+            rcnt = MCA_OSC_RDMA2_IOV_BATCH;
             rdone = opal_convertor_raw(&rconv, riov, &rcnt, &size);
             ri = 0;
             if (0 == rcnt) break;
         }
         len = liov[li].iov_len < riov[ri].iov_len ? liov[li].iov_len : riov[ri].iov_len;
-        ret = rdma2_piece(module, peer, is_put, req, liov[li].iov_base,
+        ret = mca_osc_rdma2_piece(module, peer, is_put, req, liov[li].iov_base,
                           (uint64_t) (uintptr_t) riov[ri].iov_base, len);
         liov[li].iov_base = (char *) liov[li].iov_base + len;
         liov[li].iov_len -= len;
@@ -226,7 +227,7 @@ static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *
     return ret;
 }
 
-static int rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
+static int mca_osc_rdma2_xfer_req(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
                       mca_osc_rdma2_request_t *req, void *local, int count,
                       struct ompi_datatype_t *dt, uint64_t raddr, int tcount,
                       struct ompi_datatype_t *tdt)
@@ -234,19 +235,19 @@ static int rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer
     ptrdiff_t llb, rlb;
     size_t size;
 
-    if (rdma2_contiguous(dt, count, &llb) && rdma2_contiguous(tdt, tcount, &rlb)) {
+    if (mca_osc_rdma2_contiguous(dt, count, &llb) && mca_osc_rdma2_contiguous(tdt, tcount, &rlb)) {
         ompi_datatype_type_size(dt, &size);
-        return rdma2_piece(module, peer, is_put, req, (char *) local + llb, raddr + rlb,
+        return mca_osc_rdma2_piece(module, peer, is_put, req, (char *) local + llb, raddr + rlb,
                            size * (size_t) count);
     }
-    return rdma2_xfer_iov(module, peer, is_put, req, local, count, dt, raddr, tcount, tdt);
+    return mca_osc_rdma2_xfer_iov(module, peer, is_put, req, local, count, dt, raddr, tcount, tdt);
 }
 
 int mca_osc_rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
                        void *local, int count, struct ompi_datatype_t *dt, uint64_t raddr,
                        int tcount, struct ompi_datatype_t *tdt)
 {
-    return rdma2_xfer(module, peer, is_put, NULL, local, count, dt, raddr, tcount, tdt);
+    return mca_osc_rdma2_xfer_req(module, peer, is_put, NULL, local, count, dt, raddr, tcount, tdt);
 }
 
 /* Common checks of Put/Get/accumulates: peer, epoch, matching sizes, range. */
@@ -285,7 +286,7 @@ int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *
     if (OMPI_SUCCESS != ret || 0 == target_count) {
         return ret;
     }
-    return rdma2_xfer(module, peer, is_put, req, origin_addr, origin_count, origin_dt, raddr,
+    return mca_osc_rdma2_xfer_req(module, peer, is_put, req, origin_addr, origin_count, origin_dt, raddr,
                       target_count, target_dt);
 }
 
@@ -293,7 +294,7 @@ int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *
  * both sides, a target we already mapped, inside its window.  Returns the
  * target address, or NULL to take the general path (which also reports
  * any error). */
-static char *rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
+static char *mca_osc_rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
                                struct ompi_datatype_t *dt, int count,
                                struct ompi_datatype_t *tdt, int tcount, ptrdiff_t disp,
                                size_t *len)
@@ -316,23 +317,23 @@ static char *rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
 
 /* Same-type contiguous access to a mapped target: one copy; anything
  * else goes through the general path. */
-static inline int rdma2_put_get(bool is_put, void *origin_addr, int origin_count,
+static inline int mca_osc_rdma2_put_get(bool is_put, void *origin_addr, int origin_count,
                                 struct ompi_datatype_t *origin_dt, int target,
                                 ptrdiff_t target_disp, int target_count,
                                 struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
     size_t len;
-    char *p = rdma2_fast_target(RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
+    char *p = mca_osc_rdma2_fast_target(MCA_OSC_RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
                                 target_count, target_disp, &len);
     if (NULL != p) {
         if (is_put) {
-            rdma2_copy(p, origin_addr, len);
+            mca_osc_rdma2_copy(p, origin_addr, len);
         } else {
-            rdma2_copy(origin_addr, p, len);
+            mca_osc_rdma2_copy(origin_addr, p, len);
         }
         return OMPI_SUCCESS;
     }
-    return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, is_put, origin_addr, origin_count,
+    return mca_osc_rdma2_rdma(MCA_OSC_RDMA2_MODULE(win), NULL, is_put, origin_addr, origin_count,
                               origin_dt, target, target_disp, target_count, target_dt);
 }
 
@@ -340,7 +341,7 @@ int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_dat
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
-    return rdma2_put_get(true, (void *) origin_addr, origin_count, origin_dt, target, target_disp,
+    return mca_osc_rdma2_put_get(true, (void *) origin_addr, origin_count, origin_dt, target, target_disp,
                          target_count, target_dt, win);
 }
 
@@ -348,6 +349,6 @@ int mca_osc_rdma2_get(void *origin_addr, int origin_count, struct ompi_datatype_
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
-    return rdma2_put_get(false, origin_addr, origin_count, origin_dt, target, target_disp,
+    return mca_osc_rdma2_put_get(false, origin_addr, origin_count, origin_dt, target, target_disp,
                          target_count, target_dt, win);
 }

@@ -10,15 +10,16 @@
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
 #include "ompi/mca/osc/base/base.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_module.h"
+#include "osc_rdma2_overlap.h"
 #include "osc_rdma2_api.h"
 
-static int rdma2_register(void);
-static int rdma2_open(void);
-static int rdma2_close(void);
-static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads);
-static int rdma2_finalize(void);
-static int rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
+static int mca_osc_rdma2_register(void);
+static int mca_osc_rdma2_open(void);
+static int mca_osc_rdma2_close(void);
+static int mca_osc_rdma2_init(bool enable_progress_threads, bool enable_mpi_threads);
+static int mca_osc_rdma2_finalize(void);
+static int mca_osc_rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
                        struct ompi_communicator_t *comm, struct opal_info_t *info, int flavor);
 
 mca_osc_rdma2_component_t mca_osc_rdma2_component = {
@@ -28,25 +29,25 @@ mca_osc_rdma2_component_t mca_osc_rdma2_component = {
             .mca_component_name = "rdma2",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                   OMPI_RELEASE_VERSION),
-            .mca_open_component = rdma2_open,
-            .mca_close_component = rdma2_close,
-            .mca_register_component_params = rdma2_register,
+            .mca_open_component = mca_osc_rdma2_open,
+            .mca_close_component = mca_osc_rdma2_close,
+            .mca_register_component_params = mca_osc_rdma2_register,
         },
         .osc_data = {
             MCA_BASE_METADATA_PARAM_NONE
         },
-        .osc_init = rdma2_init,
-        .osc_query = rdma2_query,
+        .osc_init = mca_osc_rdma2_init,
+        .osc_query = mca_osc_rdma2_query,
         .osc_select = mca_osc_rdma2_window_create,
-        .osc_finalize = rdma2_finalize,
+        .osc_finalize = mca_osc_rdma2_finalize,
     },
 };
 
-static int rdma2_register(void)
+static int mca_osc_rdma2_register(void)
 {
     /* Above osc rdma (101) and osc sm (100), so default selection picks us
      * for every window we serve; shared windows are declined (see
-     * rdma2_query) and stay with osc sm. */
+     * mca_osc_rdma2_query) and stay with osc sm. */
     mca_osc_rdma2_component.priority = 120;
     (void) mca_base_component_var_register(
         &mca_osc_rdma2_component.super.osc_version, "priority",
@@ -74,7 +75,7 @@ static int rdma2_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
         &mca_osc_rdma2_component.use_cma);
 
-    mca_osc_rdma2_component.progress_thread = RDMA2_THREAD_AUTO;
+    mca_osc_rdma2_component.progress_thread = MCA_OSC_RDMA2_THREAD_AUTO;
     (void) mca_base_component_var_register(
         &mca_osc_rdma2_component.super.osc_version, "progress_thread",
         "Progress thread serving peers that reach this process through UCX's active-message "
@@ -110,39 +111,39 @@ static int rdma2_register(void)
 /* ---------------------------------------------------------------------- */
 /* What MPI extensions reach through common/ompix's registry               */
 
-static int rdma2_api_serves(MPI_Win win)
+static int mca_osc_rdma2_api_serves(MPI_Win win)
 {
     return NULL != win && NULL != win->w_osc_module &&
            mca_osc_rdma2_free == win->w_osc_module->osc_free;
 }
 
-static const mca_osc_rdma2_api_t rdma2_api = {
-    .serves = rdma2_api_serves,
+static const mca_osc_rdma2_api_t mca_osc_rdma2_api = {
+    .serves = mca_osc_rdma2_api_serves,
 };
 
-static mca_common_ompix_registry_entry_t rdma2_api_entry = {
+static mca_common_ompix_registry_entry_t mca_osc_rdma2_api_entry = {
     .name = MCA_OSC_RDMA2_API_NAME,
     .version = MCA_OSC_RDMA2_API_VERSION,
-    .table = &rdma2_api,
+    .table = &mca_osc_rdma2_api,
 };
 
-static int rdma2_open(void)
+static int mca_osc_rdma2_open(void)
 {
     mca_osc_rdma2_component.output = opal_output_open(NULL);
     opal_output_set_verbosity(mca_osc_rdma2_component.output,
                               mca_osc_rdma2_component.verbose);
-    mca_common_ompix_registry_publish(&rdma2_api_entry);
+    mca_common_ompix_registry_publish(&mca_osc_rdma2_api_entry);
     return OMPI_SUCCESS;
 }
 
-static int rdma2_close(void)
+static int mca_osc_rdma2_close(void)
 {
-    mca_common_ompix_registry_withdraw(&rdma2_api_entry);
+    mca_common_ompix_registry_withdraw(&mca_osc_rdma2_api_entry);
     opal_output_close(mca_osc_rdma2_component.output);
     return OMPI_SUCCESS;
 }
 
-static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
+static int mca_osc_rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
 {
     (void) enable_progress_threads;
     /* UCX itself is started by the first window, so programs that never
@@ -157,7 +158,7 @@ static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
     return OMPI_SUCCESS;
 }
 
-static int rdma2_finalize(void)
+static int mca_osc_rdma2_finalize(void)
 {
     mca_osc_rdma2_ucx_fini();
     mca_osc_rdma2_overlap_fini();
@@ -165,7 +166,7 @@ static int rdma2_finalize(void)
     return OMPI_SUCCESS;
 }
 
-static int rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
+static int mca_osc_rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
                        struct ompi_communicator_t *comm, struct opal_info_t *info, int flavor)
 {
     int ret;

@@ -21,7 +21,11 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 
-#include "osc_rdma2.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+
+#include "osc_rdma2_dynamic.h"
+#include "osc_rdma2_overlap.h"
+#include "osc_rdma2_passive.h"
 
 size_t mca_osc_rdma2_dyn_table_size(void)
 {
@@ -32,13 +36,13 @@ size_t mca_osc_rdma2_dyn_table_size(void)
 /* ---------------------------------------------------------------------- */
 /* Target side                                                             */
 
-static void rdma2_seq_begin(mca_osc_rdma2_regions_t *t)
+static void mca_osc_rdma2_seq_begin(mca_osc_rdma2_regions_t *t)
 {
     (void) mca_common_ompix_atomic_fetch_add_64(&t->gen, 1);     /* odd: editing */
     opal_atomic_wmb();
 }
 
-static void rdma2_seq_end(mca_osc_rdma2_regions_t *t)
+static void mca_osc_rdma2_seq_end(mca_osc_rdma2_regions_t *t)
 {
     opal_atomic_wmb();
     (void) mca_common_ompix_atomic_fetch_add_64(&t->gen, 1);     /* even: stable */
@@ -46,7 +50,7 @@ static void rdma2_seq_end(mca_osc_rdma2_regions_t *t)
 
 int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_regions_t *t = module->regions;
     mca_osc_rdma2_region_t *r;
     ucp_mem_h memh = NULL;
@@ -63,25 +67,25 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
         return OMPI_ERR_RMA_ATTACH;
     }
     if (len > 0) {
-        ret = mca_common_ompix_ucx_mem_map(RDMA2_UCX, base, len, false, &memh, &mapped);
+        ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, base, len, false, &memh, &mapped);
         if (OMPI_SUCCESS != ret) return OMPI_ERR_RMA_ATTACH;
         ret = mca_osc_rdma2_ucx_rkey_pack(memh, &packed, &packed_len);
-        if (OMPI_SUCCESS != ret || packed_len > RDMA2_RKEY_MAX) {
+        if (OMPI_SUCCESS != ret || packed_len > MCA_OSC_RDMA2_RKEY_MAX) {
             if (NULL != packed) ucp_rkey_buffer_release(packed);
-            ucp_mem_unmap(RDMA2_UCX->context, memh);
+            ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, memh);
             return OMPI_ERR_RMA_ATTACH;
         }
     }
     /* before the region is published: see osc_rdma2_overlap.c */
     mca_osc_rdma2_overlap_claim(base, len);
-    rdma2_seq_begin(t);
+    mca_osc_rdma2_seq_begin(t);
     r = &t->region[n];
     r->base = (uint64_t) (uintptr_t) base;
     r->len = len;
     r->rkey_len = (uint32_t) packed_len;
     if (packed_len > 0) memcpy(r->rkey, packed, packed_len);
     t->count = n + 1;
-    rdma2_seq_end(t);
+    mca_osc_rdma2_seq_end(t);
     module->region_memh[n] = memh;
     if (NULL != packed) ucp_rkey_buffer_release(packed);
     return OMPI_SUCCESS;
@@ -89,7 +93,7 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
 
 int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_regions_t *t = module->regions;
     size_t i, n = t->count;
     ucp_mem_h memh;
@@ -103,14 +107,14 @@ int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base)
         return OMPI_ERR_RMA_ATTACH;     /* not attached */
     }
     memh = module->region_memh[i];
-    rdma2_seq_begin(t);
+    mca_osc_rdma2_seq_begin(t);
     t->region[i] = t->region[n - 1];
     t->count = n - 1;
-    rdma2_seq_end(t);
+    mca_osc_rdma2_seq_end(t);
     module->region_memh[i] = module->region_memh[n - 1];
     module->region_memh[n - 1] = NULL;
     if (NULL != memh) {
-        ucp_mem_unmap(RDMA2_UCX->context, memh);
+        ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, memh);
     }
     return OMPI_SUCCESS;
 }
@@ -122,7 +126,7 @@ void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module)
     if (NULL == module->region_memh) return;
     for (i = 0; i < (size_t) mca_osc_rdma2_component.max_attach; ++i) {
         if (NULL != module->region_memh[i]) {
-            ucp_mem_unmap(RDMA2_UCX->context, module->region_memh[i]);
+            ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, module->region_memh[i]);
         }
     }
     free(module->region_memh);
@@ -132,7 +136,7 @@ void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module)
 /* ---------------------------------------------------------------------- */
 /* Origin side                                                             */
 
-static void rdma2_cache_drop_keys(mca_osc_rdma2_dyn_cache_t *c)
+static void mca_osc_rdma2_cache_drop_keys(mca_osc_rdma2_dyn_cache_t *c)
 {
     size_t i;
     for (i = 0; i < (size_t) mca_osc_rdma2_component.max_attach; ++i) {
@@ -149,7 +153,7 @@ void mca_osc_rdma2_dyn_release_peer(mca_osc_rdma2_peer_t *peer)
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
 
     if (NULL == c) return;
-    rdma2_cache_drop_keys(c);
+    mca_osc_rdma2_cache_drop_keys(c);
     free(c->region);
     free(c->rkey);
     free(c->ptr);
@@ -158,7 +162,7 @@ void mca_osc_rdma2_dyn_release_peer(mca_osc_rdma2_peer_t *peer)
     peer->win_rkey = NULL;      /* it pointed into the cache */
 }
 
-static int rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
 {
     size_t n = (size_t) mca_osc_rdma2_component.max_attach;
     mca_osc_rdma2_dyn_cache_t *c = calloc(1, sizeof(*c));
@@ -178,7 +182,7 @@ static int rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
 }
 
 /* Reads `len` bytes of the peer's state block at `off` (mapped or UCX). */
-static int rdma2_state_read(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+static int mca_osc_rdma2_state_read(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
                             size_t off, void *buf, size_t len)
 {
     ucp_request_param_t param;
@@ -196,7 +200,7 @@ static int rdma2_state_read(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t
     return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(module, peer) : ret;
 }
 
-static int rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+static int mca_osc_rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
                           uint64_t *gen)
 {
     size_t off = module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, gen);
@@ -210,14 +214,14 @@ static int rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *
                                     peer->state_rkey);
 }
 
-static int rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
     uint64_t g1, g2, count;
     int ret;
 
     for (;;) {
-        ret = rdma2_read_gen(module, peer, &g1);
+        ret = mca_osc_rdma2_read_gen(module, peer, &g1);
         if (OMPI_SUCCESS != ret || g1 == c->gen) return ret;
         if (g1 & 1) {           /* the owner is editing */
             opal_progress();
@@ -226,13 +230,13 @@ static int rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
         /* Operations still in flight may use the keys we are dropping. */
         ret = mca_osc_rdma2_complete_peer(module, peer);
         if (OMPI_SUCCESS != ret) return ret;
-        rdma2_cache_drop_keys(c);
+        mca_osc_rdma2_cache_drop_keys(c);
         c->gen = 1;
-        ret = rdma2_state_read(module, peer,
+        ret = mca_osc_rdma2_state_read(module, peer,
                                module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, count),
                                &count, sizeof(count));
         if (OMPI_SUCCESS == ret && count > (uint64_t) mca_osc_rdma2_component.max_attach) {
-            ret = rdma2_read_gen(module, peer, &g2);
+            ret = mca_osc_rdma2_read_gen(module, peer, &g2);
             if (OMPI_SUCCESS == ret && g1 != g2) {
                 continue;       /* torn read */
             }
@@ -244,11 +248,11 @@ static int rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
             return OMPI_SUCCESS != ret ? ret : OMPI_ERR_BAD_PARAM;
         }
         if (OMPI_SUCCESS == ret && count > 0) {
-            ret = rdma2_state_read(module, peer,
+            ret = mca_osc_rdma2_state_read(module, peer,
                                    module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, region),
                                    c->region, count * sizeof(mca_osc_rdma2_region_t));
         }
-        if (OMPI_SUCCESS == ret) ret = rdma2_read_gen(module, peer, &g2);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_read_gen(module, peer, &g2);
         if (OMPI_SUCCESS != ret) return ret;
         if (g1 == g2) {
             c->gen = g1;
@@ -258,7 +262,7 @@ static int rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
     }
 }
 
-static int rdma2_region_key(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+static int mca_osc_rdma2_region_key(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
                             size_t i)
 {
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
@@ -288,11 +292,11 @@ int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
     size_t i;
     int ret;
 
-    if (NULL == peer->dyn && OMPI_SUCCESS != (ret = rdma2_cache_create(peer))) {
+    if (NULL == peer->dyn && OMPI_SUCCESS != (ret = mca_osc_rdma2_cache_create(peer))) {
         return ret;
     }
     c = peer->dyn;
-    ret = rdma2_cache_refresh(module, peer);
+    ret = mca_osc_rdma2_cache_refresh(module, peer);
     if (OMPI_SUCCESS != ret) return ret;
     for (i = 0; i < c->count; ++i) {
         const mca_osc_rdma2_region_t *r = &c->region[i];
@@ -303,7 +307,7 @@ int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
     if (i == c->count) {
         return OMPI_ERR_RMA_RANGE;  /* not inside one attached region */
     }
-    ret = rdma2_region_key(module, peer, i);
+    ret = mca_osc_rdma2_region_key(module, peer, i);
     if (OMPI_SUCCESS != ret) return ret;
     peer->base = c->region[i].base;
     peer->size = c->region[i].len;

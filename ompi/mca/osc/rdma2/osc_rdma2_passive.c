@@ -6,7 +6,7 @@
  *
  * Lock words (docs/ARCHITECTURE.md): rank 0's `global` counts lock_all holders
  * in its high half and processes holding (or acquiring) an exclusive lock
- * in its low half; each target's `lock` word has the RDMA2_LOCK_EXCL bit
+ * in its low half; each target's `lock` word has the MCA_OSC_RDMA2_LOCK_EXCL bit
  * and a count of shared holders.  lock_all is one fetch-add on `global`;
  * a shared lock one fetch-add on the target; an exclusive lock a fetch-add
  * on `global` and a compare-and-swap on the target.  Every release is an
@@ -20,9 +20,11 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 
-#include "osc_rdma2.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
-#define RDMA2_STATE_ADDR(peer, field) \
+#include "osc_rdma2_passive.h"
+
+#define MCA_OSC_RDMA2_STATE_ADDR(peer, field) \
     ((peer)->state + offsetof(mca_osc_rdma2_state_t, field))
 
 /* ---------------------------------------------------------------------- */
@@ -77,25 +79,25 @@ int mca_osc_rdma2_state_cswap(mca_osc_rdma2_peer_t *peer, volatile uint64_t *loc
     return mca_osc_rdma2_ucx_cswap(peer->ep, compare, old, 8, raddr, rkey);
 }
 
-#define RDMA2_FADD(peer, field, value, old)                                          \
+#define MCA_OSC_RDMA2_FADD(peer, field, value, old)                                          \
     mca_osc_rdma2_state_fadd((peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
                                                                : NULL,                \
-                             RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value), (old))
+                             MCA_OSC_RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value), (old))
 
-#define RDMA2_POST(module, peer, field, value)                                       \
+#define MCA_OSC_RDMA2_POST(module, peer, field, value)                                       \
     mca_osc_rdma2_state_post((module), (peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
                                                                   : NULL,              \
-                                RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value))
+                                MCA_OSC_RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value))
 
-#define RDMA2_CSWAP(peer, field, compare, swap, old)                                  \
+#define MCA_OSC_RDMA2_CSWAP(peer, field, compare, swap, old)                                  \
     mca_osc_rdma2_state_cswap((peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
                                                                 : NULL,               \
-                              RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey,      \
+                              MCA_OSC_RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey,      \
                               (compare), (swap), (old))
 
 /* Waiting for someone else: progress everything (our worker included, so
  * emulated operations others direct at us still complete). */
-static void rdma2_backoff(int *spins)
+static void mca_osc_rdma2_backoff(int *spins)
 {
     int i, n = *spins < 64 ? ++*spins : 64;
     for (i = 0; i < n; ++i) {
@@ -111,7 +113,7 @@ static void rdma2_backoff(int *spins)
  * operation of ours issued after that flush began is complete (and we may
  * free its buffer).  So under MPI_THREAD_MULTIPLE every completion
  * flushes UCX, and the fence shortcut below is not taken. */
-static bool rdma2_flags_trusted(void)
+static bool mca_osc_rdma2_flags_trusted(void)
 {
     return !mca_osc_rdma2_component.enable_mpi_threads;
 }
@@ -122,7 +124,7 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
     /* Direct stores are ordered before the atomic release that follows
      * (a full fence is not needed: direct gets are done loads). */
     opal_atomic_wmb();
-    if (!peer->ucx_pending && (rdma2_flags_trusted() || NULL == peer->ep)) {
+    if (!peer->ucx_pending && (mca_osc_rdma2_flags_trusted() || NULL == peer->ep)) {
         return OMPI_SUCCESS;
     }
     peer->ucx_pending = false;
@@ -138,12 +140,12 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
 int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
                                           mca_osc_rdma2_peer_t *peer, bool release_via_ucx)
 {
-    if (!release_via_ucx || !peer->ucx_pending || !rdma2_flags_trusted()) {
+    if (!release_via_ucx || !peer->ucx_pending || !mca_osc_rdma2_flags_trusted()) {
         return mca_osc_rdma2_complete_peer(module, peer);
     }
     peer->ucx_pending = false;
     peer->release_waits = true;
-    return UCS_OK == ucp_worker_fence(RDMA2_UCX->worker) ? OMPI_SUCCESS
+    return UCS_OK == ucp_worker_fence(MCA_OSC_RDMA2_UCX->worker) ? OMPI_SUCCESS
                                                                          : OMPI_ERROR;
 }
 
@@ -152,7 +154,7 @@ int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
     int i, ret;
 
     opal_atomic_mb();
-    if (!module->ucx_pending_any && rdma2_flags_trusted()) {
+    if (!module->ucx_pending_any && mca_osc_rdma2_flags_trusted()) {
         return OMPI_SUCCESS;
     }
     module->ucx_pending_any = false;
@@ -168,7 +170,7 @@ int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
 /* ---------------------------------------------------------------------- */
 /* Lock words                                                              */
 
-static int rdma2_global_acquire(mca_osc_rdma2_module_t *module, uint64_t mine, uint64_t others)
+static int mca_osc_rdma2_global_acquire(mca_osc_rdma2_module_t *module, uint64_t mine, uint64_t others)
 {
     mca_osc_rdma2_peer_t *root;
     uint64_t old;
@@ -176,61 +178,61 @@ static int rdma2_global_acquire(mca_osc_rdma2_module_t *module, uint64_t mine, u
 
     ret = mca_osc_rdma2_peer(module, 0, &root);
     while (OMPI_SUCCESS == ret) {
-        ret = RDMA2_FADD(root, global, mine, &old);
+        ret = MCA_OSC_RDMA2_FADD(root, global, mine, &old);
         if (OMPI_SUCCESS != ret || 0 == (old & others)) {
             break;
         }
         /* The other kind holds it: withdraw and retry. */
-        ret = RDMA2_FADD(root, global, -mine, NULL);
-        rdma2_backoff(&spins);
+        ret = MCA_OSC_RDMA2_FADD(root, global, -mine, NULL);
+        mca_osc_rdma2_backoff(&spins);
     }
     return ret;
 }
 
-static int rdma2_global_release(mca_osc_rdma2_module_t *module, uint64_t mine)
+static int mca_osc_rdma2_global_release(mca_osc_rdma2_module_t *module, uint64_t mine)
 {
     mca_osc_rdma2_peer_t *root;
     int ret = mca_osc_rdma2_peer(module, 0, &root);
-    return OMPI_SUCCESS == ret ? RDMA2_POST(module, root, global, -mine) : ret;
+    return OMPI_SUCCESS == ret ? MCA_OSC_RDMA2_POST(module, root, global, -mine) : ret;
 }
 
-static int rdma2_lock_exclusive(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_lock_exclusive(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
     uint64_t old;
     int ret, spins = 0;
 
-    ret = rdma2_global_acquire(module, 1, ~RDMA2_LOW_MASK);
+    ret = mca_osc_rdma2_global_acquire(module, 1, ~MCA_OSC_RDMA2_LOW_MASK);
     while (OMPI_SUCCESS == ret) {
-        ret = RDMA2_CSWAP(peer, lock, 0, RDMA2_LOCK_EXCL, &old);
+        ret = MCA_OSC_RDMA2_CSWAP(peer, lock, 0, MCA_OSC_RDMA2_LOCK_EXCL, &old);
         if (OMPI_SUCCESS != ret || 0 == old) {
             break;
         }
-        rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(&spins);
     }
     return ret;
 }
 
-static int rdma2_lock_shared(mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_lock_shared(mca_osc_rdma2_peer_t *peer)
 {
     uint64_t old;
     int ret, spins = 0;
 
     for (;;) {
-        ret = RDMA2_FADD(peer, lock, 1, &old);
-        if (OMPI_SUCCESS != ret || 0 == (old & RDMA2_LOCK_EXCL)) {
+        ret = MCA_OSC_RDMA2_FADD(peer, lock, 1, &old);
+        if (OMPI_SUCCESS != ret || 0 == (old & MCA_OSC_RDMA2_LOCK_EXCL)) {
             return ret;
         }
-        ret = RDMA2_FADD(peer, lock, -1, NULL);
+        ret = MCA_OSC_RDMA2_FADD(peer, lock, -1, NULL);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
-        rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(&spins);
     }
 }
 
 int mca_osc_rdma2_lock(int lock_type, int target, int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_peer_t *peer;
     int ret;
 
@@ -241,20 +243,20 @@ int mca_osc_rdma2_lock(int lock_type, int target, int assert, struct ompi_win_t 
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
-    if (RDMA2_LOCK_NONE != peer->lock_type) {
+    if (MCA_OSC_RDMA2_LOCK_NONE != peer->lock_type) {
         return OMPI_ERR_RMA_SYNC;
     }
     if (assert & MPI_MODE_NOCHECK) {
-        peer->lock_type = RDMA2_LOCK_NOCHECK;
+        peer->lock_type = MCA_OSC_RDMA2_LOCK_NOCHECK;
     } else if (MPI_LOCK_EXCLUSIVE == lock_type) {
-        ret = rdma2_lock_exclusive(module, peer);
-        peer->lock_type = RDMA2_LOCK_EXCLUSIVE;
+        ret = mca_osc_rdma2_lock_exclusive(module, peer);
+        peer->lock_type = MCA_OSC_RDMA2_LOCK_EXCLUSIVE;
     } else {
-        ret = rdma2_lock_shared(peer);
-        peer->lock_type = RDMA2_LOCK_SHARED;
+        ret = mca_osc_rdma2_lock_shared(peer);
+        peer->lock_type = MCA_OSC_RDMA2_LOCK_SHARED;
     }
     if (OMPI_SUCCESS != ret) {
-        peer->lock_type = RDMA2_LOCK_NONE;
+        peer->lock_type = MCA_OSC_RDMA2_LOCK_NONE;
         return ret;
     }
     OPAL_THREAD_ADD_FETCH32(&module->num_locks, 1);
@@ -263,28 +265,28 @@ int mca_osc_rdma2_lock(int lock_type, int target, int assert, struct ompi_win_t 
 
 int mca_osc_rdma2_unlock(int target, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_peer_t *peer = module->peers[target];
     int ret, type;
 
-    if (NULL == peer || RDMA2_LOCK_NONE == peer->lock_type) {
+    if (NULL == peer || MCA_OSC_RDMA2_LOCK_NONE == peer->lock_type) {
         return OMPI_ERR_RMA_SYNC;
     }
     type = peer->lock_type;
-    ret = mca_osc_rdma2_complete_before_release(module, peer, RDMA2_LOCK_NOCHECK != type &&
+    ret = mca_osc_rdma2_complete_before_release(module, peer, MCA_OSC_RDMA2_LOCK_NOCHECK != type &&
                                                               NULL == peer->state_ptr);
-    peer->lock_type = RDMA2_LOCK_NONE;
+    peer->lock_type = MCA_OSC_RDMA2_LOCK_NONE;
     OPAL_THREAD_ADD_FETCH32(&module->num_locks, -1);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
-    if (RDMA2_LOCK_SHARED == type) {
-        return RDMA2_POST(module, peer, lock, -1);
+    if (MCA_OSC_RDMA2_LOCK_SHARED == type) {
+        return MCA_OSC_RDMA2_POST(module, peer, lock, -1);
     }
-    if (RDMA2_LOCK_EXCLUSIVE == type) {
-        ret = RDMA2_POST(module, peer, lock, -RDMA2_LOCK_EXCL);
+    if (MCA_OSC_RDMA2_LOCK_EXCLUSIVE == type) {
+        ret = MCA_OSC_RDMA2_POST(module, peer, lock, -MCA_OSC_RDMA2_LOCK_EXCL);
         if (OMPI_SUCCESS == ret) {
-            ret = rdma2_global_release(module, 1);
+            ret = mca_osc_rdma2_global_release(module, 1);
         }
     }
     return ret;
@@ -292,7 +294,7 @@ int mca_osc_rdma2_unlock(int target, struct ompi_win_t *win)
 
 int mca_osc_rdma2_lock_all(int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     int ret = OMPI_SUCCESS;
 
     if (module->no_locks || module->lock_all || module->num_locks > 0 ||
@@ -301,7 +303,7 @@ int mca_osc_rdma2_lock_all(int assert, struct ompi_win_t *win)
     }
     module->lock_all_nocheck = 0 != (assert & MPI_MODE_NOCHECK);
     if (!module->lock_all_nocheck) {
-        ret = rdma2_global_acquire(module, RDMA2_GLOBAL_ALL, RDMA2_LOW_MASK);
+        ret = mca_osc_rdma2_global_acquire(module, MCA_OSC_RDMA2_GLOBAL_ALL, MCA_OSC_RDMA2_LOW_MASK);
     }
     module->lock_all = OMPI_SUCCESS == ret;
     return ret;
@@ -309,7 +311,7 @@ int mca_osc_rdma2_lock_all(int assert, struct ompi_win_t *win)
 
 int mca_osc_rdma2_unlock_all(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     int ret;
 
     if (!module->lock_all) {
@@ -318,7 +320,7 @@ int mca_osc_rdma2_unlock_all(struct ompi_win_t *win)
     ret = mca_osc_rdma2_complete_all(module);
     module->lock_all = false;
     if (OMPI_SUCCESS == ret && !module->lock_all_nocheck) {
-        ret = rdma2_global_release(module, RDMA2_GLOBAL_ALL);
+        ret = mca_osc_rdma2_global_release(module, MCA_OSC_RDMA2_GLOBAL_ALL);
     }
     return ret;
 }
@@ -344,7 +346,7 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
                 return ret;
             }
         }
-        rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(&spins);
     }
 }
 
@@ -358,15 +360,15 @@ int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
 /* ---------------------------------------------------------------------- */
 /* Flush and sync                                                          */
 
-static bool rdma2_passive_target(mca_osc_rdma2_module_t *module, int target)
+static bool mca_osc_rdma2_passive_target(mca_osc_rdma2_module_t *module, int target)
 {
     mca_osc_rdma2_peer_t *peer = module->peers[target];
-    return module->lock_all || (NULL != peer && RDMA2_LOCK_NONE != peer->lock_type);
+    return module->lock_all || (NULL != peer && MCA_OSC_RDMA2_LOCK_NONE != peer->lock_type);
 }
 
 int mca_osc_rdma2_flush(int target, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_peer_t *peer;
     int ret;
 
@@ -374,7 +376,7 @@ int mca_osc_rdma2_flush(int target, struct ompi_win_t *win)
     if (target < 0 || target >= module->size_comm) {
         return MPI_ERR_RANK;
     }
-    if (!rdma2_passive_target(module, target)) {
+    if (!mca_osc_rdma2_passive_target(module, target)) {
         return OMPI_ERR_RMA_SYNC;
     }
     ret = mca_osc_rdma2_peer(module, target, &peer);
@@ -383,7 +385,7 @@ int mca_osc_rdma2_flush(int target, struct ompi_win_t *win)
 
 int mca_osc_rdma2_flush_all(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
 
     if (!module->lock_all && 0 == module->num_locks) {
         return OMPI_ERR_RMA_SYNC;

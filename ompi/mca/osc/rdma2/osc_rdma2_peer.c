@@ -11,10 +11,11 @@
 
 #include <string.h>
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_peer.h"
+#include "osc_rdma2_comm.h"
 
 /* Unpacks one key and, when the transport allows, maps the remote range. */
-static int rdma2_unpack(mca_osc_rdma2_peer_t *peer, const void *packed, size_t len,
+static int mca_osc_rdma2_unpack(mca_osc_rdma2_peer_t *peer, const void *packed, size_t len,
                         uint64_t raddr, ucp_rkey_h *rkey, void **ptr)
 {
     void *p = NULL;
@@ -33,29 +34,29 @@ static int rdma2_unpack(mca_osc_rdma2_peer_t *peer, const void *packed, size_t l
     return OMPI_SUCCESS;
 }
 
-static int rdma2_setup_remote(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+static int mca_osc_rdma2_setup_remote(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
                               const mca_osc_rdma2_wire_t *w)
 {
     const char *keys = (const char *) (w + 1);
     void *ptr;
     int ret;
 
-    ret = mca_common_ompix_ucx_proc_ep(RDMA2_UCX, ompi_comm_peer_lookup(module->comm, peer->rank), &peer->ep);
+    ret = mca_common_ompix_ucx_proc_ep(MCA_OSC_RDMA2_UCX, ompi_comm_peer_lookup(module->comm, peer->rank), &peer->ep);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
     /* Worker addresses, if present, precede the keys (see window.c). */
     keys += w->address_len;
-    ret = rdma2_unpack(peer, keys, w->win_rkey_len, peer->base, &peer->win_rkey, &ptr);
+    ret = mca_osc_rdma2_unpack(peer, keys, w->win_rkey_len, peer->base, &peer->win_rkey, &ptr);
     peer->win_ptr = (char *) ptr;
     keys += w->win_rkey_len;
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_unpack(peer, keys, w->state_rkey_len, peer->state, &peer->state_rkey, &ptr);
+        ret = mca_osc_rdma2_unpack(peer, keys, w->state_rkey_len, peer->state, &peer->state_rkey, &ptr);
         peer->state_ptr = (mca_osc_rdma2_state_t *) ptr;
     }
     keys += w->state_rkey_len;
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_unpack(peer, keys, w->pstate_rkey_len, peer->pstate, &peer->pstate_rkey,
+        ret = mca_osc_rdma2_unpack(peer, keys, w->pstate_rkey_len, peer->pstate, &peer->pstate_rkey,
                            &ptr);
         peer->pstate_ptr = (mca_osc_rdma2_pstate_t *) ptr;
     }
@@ -70,7 +71,7 @@ static int rdma2_setup_remote(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer
     return ret;
 }
 
-static void rdma2_setup_self(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+static void mca_osc_rdma2_setup_self(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
     /* Our own memory: plain pointers, no endpoint, no keys. */
     peer->win_ptr = (char *) module->base;
@@ -105,19 +106,19 @@ int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,
     peer->pstate = w->pstate;
     peer->pid = w->pid;
     if (rank == module->my_rank) {
-        rdma2_setup_self(module, peer);
+        mca_osc_rdma2_setup_self(module, peer);
     } else {
-        ret = rdma2_setup_remote(module, peer, w);
+        ret = mca_osc_rdma2_setup_remote(module, peer, w);
     }
     if (OMPI_SUCCESS != ret) {
         if (NULL != peer->win_rkey) ucp_rkey_destroy(peer->win_rkey);
         if (NULL != peer->state_rkey) ucp_rkey_destroy(peer->state_rkey);
         free(peer);
         OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
-        RDMA2_VERBOSE(1, "cannot reach rank %d of the window", rank);
+        MCA_OSC_RDMA2_VERBOSE(1, "cannot reach rank %d of the window", rank);
         return ret;
     }
-    RDMA2_VERBOSE(20, "peer %d: window %s, state %s", rank,
+    MCA_OSC_RDMA2_VERBOSE(20, "peer %d: window %s, state %s", rank,
                   NULL != peer->win_ptr ? "mapped" : peer->cma ? "through CMA" : "through UCX",
                   NULL != peer->state_ptr ? "mapped" : "through UCX");
     opal_atomic_wmb();

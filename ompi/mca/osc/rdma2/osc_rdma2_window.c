@@ -16,9 +16,17 @@
 #include "opal/util/info.h"
 #include "ompi/mca/osc/base/base.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_module.h"
+#include "osc_rdma2_peer.h"
+#include "osc_rdma2_comm.h"
+#include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_passive.h"
+#include "osc_rdma2_active.h"
+#include "osc_rdma2_dynamic.h"
+#include "osc_rdma2_request.h"
+#include "osc_rdma2_overlap.h"
 
-static const ompi_osc_base_module_t rdma2_module_template = {
+static const ompi_osc_base_module_t mca_osc_rdma2_module_template = {
     .osc_win_shared_query = NULL,
     .osc_win_attach = mca_osc_rdma2_attach,
     .osc_win_detach = mca_osc_rdma2_detach,
@@ -53,7 +61,7 @@ static const ompi_osc_base_module_t rdma2_module_template = {
 /* ---------------------------------------------------------------------- */
 /* Component-wide start-up and the progress callback's lifetime           */
 
-static int rdma2_module_count_up(void)
+static int mca_osc_rdma2_module_count_up(void)
 {
     int ret;
 
@@ -69,7 +77,7 @@ static int rdma2_module_count_up(void)
     return ret;
 }
 
-static void rdma2_module_count_down(void)
+static void mca_osc_rdma2_module_count_down(void)
 {
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
     if (0 == --mca_osc_rdma2_component.num_modules) {
@@ -89,9 +97,9 @@ static void rdma2_module_count_down(void)
  * destination is 1..63 bytes past the source modulo 4 KiB.  Mid-page keeps
  * common buffer alignments (page-aligned, malloc's 16 bytes, small
  * multiples of 64) clear of that case. */
-#define RDMA2_WIN_PAGE_OFFSET 2048
+#define MCA_OSC_RDMA2_WIN_PAGE_OFFSET 2048
 
-static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t size)
+static int mca_osc_rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t size)
 {
     if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
         /* Open MPI passes base = MPI_BOTTOM (NULL) itself: nothing to map. */
@@ -110,21 +118,21 @@ static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t 
         /* UCX-allocated memory is the only kind same-node peers can map
          * (ucp_rkey_ptr), which makes access and locks truly passive. */
         void *mem;
-        if (OMPI_SUCCESS != mca_common_ompix_ucx_mem_map(RDMA2_UCX, NULL,
-                                                         size + RDMA2_WIN_PAGE_OFFSET, true,
+        if (OMPI_SUCCESS != mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL,
+                                                         size + MCA_OSC_RDMA2_WIN_PAGE_OFFSET, true,
                                                          &module->win_memh, &mem)) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
-        *base = module->base = (char *) mem + RDMA2_WIN_PAGE_OFFSET;
+        *base = module->base = (char *) mem + MCA_OSC_RDMA2_WIN_PAGE_OFFSET;
         return OMPI_SUCCESS;
     }
     /* MPI_Win_create: register the user's buffer.  UCX 1.13 serves RMA on
      * it with active messages (correct, but the target must progress). */
-    return mca_common_ompix_ucx_mem_map(RDMA2_UCX, *base, size, false, &module->win_memh,
+    return mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, *base, size, false, &module->win_memh,
                                         &module->base);
 }
 
-static int rdma2_map_state(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
 {
     size_t len = sizeof(mca_osc_rdma2_state_t) + module->size_comm * sizeof(uint64_t);
     void *base = NULL;
@@ -138,7 +146,7 @@ static int rdma2_map_state(mca_osc_rdma2_module_t *module)
         if (NULL == module->region_memh) return OMPI_ERR_OUT_OF_RESOURCE;
     }
 
-    ret = mca_common_ompix_ucx_mem_map(RDMA2_UCX, NULL, len, true, &module->state_memh, &base);
+    ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, len, true, &module->state_memh, &base);
     if (OMPI_SUCCESS == ret) {
         memset(base, 0, len);
         module->state = (mca_osc_rdma2_state_t *) base;
@@ -155,7 +163,7 @@ static int rdma2_map_state(mca_osc_rdma2_module_t *module)
 /* Worker addresses travel only while some rank still lacks an endpoint
  * address for someone in the communicator: after the first window on a
  * set of processes, windows exchange just their keys. */
-static int rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
+static int mca_osc_rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
 {
     ompi_communicator_t *comm = module->comm;
     int i;
@@ -163,7 +171,7 @@ static int rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
     *need = 0;
     for (i = 0; i < module->size_comm && !*need; ++i) {
         if (i != module->my_rank &&
-            !mca_common_ompix_ucx_proc_known(RDMA2_UCX, ompi_comm_peer_lookup(comm, i))) {
+            !mca_common_ompix_ucx_proc_known(MCA_OSC_RDMA2_UCX, ompi_comm_peer_lookup(comm, i))) {
             *need = 1;
         }
     }
@@ -171,14 +179,14 @@ static int rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
                                         comm->c_coll->coll_allreduce_module);
 }
 
-typedef struct rdma2_keys_t {
+typedef struct mca_osc_rdma2_keys_t {
     void *win, *state;
     size_t win_len, state_len;
     ucp_address_t *address;
     size_t address_len;
-} rdma2_keys_t;
+} mca_osc_rdma2_keys_t;
 
-static void rdma2_keys_release(rdma2_keys_t *k)
+static void mca_osc_rdma2_keys_release(mca_osc_rdma2_keys_t *k)
 {
     if (NULL != k->win) {
         ucp_rkey_buffer_release(k->win);
@@ -187,11 +195,11 @@ static void rdma2_keys_release(rdma2_keys_t *k)
         ucp_rkey_buffer_release(k->state);
     }
     if (NULL != k->address) {
-        ucp_worker_release_address(RDMA2_UCX->worker, k->address);
+        ucp_worker_release_address(MCA_OSC_RDMA2_UCX->worker, k->address);
     }
 }
 
-static int rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr, rdma2_keys_t *k)
+static int mca_osc_rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr, mca_osc_rdma2_keys_t *k)
 {
     int ret = OMPI_SUCCESS;
 
@@ -203,14 +211,14 @@ static int rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr, rdma2_
         ret = mca_osc_rdma2_ucx_rkey_pack(module->state_memh, &k->state, &k->state_len);
     }
     if (OMPI_SUCCESS == ret && need_addr &&
-        UCS_OK != ucp_worker_get_address(RDMA2_UCX->worker, &k->address,
+        UCS_OK != ucp_worker_get_address(MCA_OSC_RDMA2_UCX->worker, &k->address,
                                          &k->address_len)) {
         ret = OMPI_ERROR;
     }
     return ret;
 }
 
-static int rdma2_build_wire(mca_osc_rdma2_module_t *module, const rdma2_keys_t *k, char **out,
+static int mca_osc_rdma2_build_wire(mca_osc_rdma2_module_t *module, const mca_osc_rdma2_keys_t *k, char **out,
                             int *out_len)
 {
     mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
@@ -247,7 +255,7 @@ static int rdma2_build_wire(mca_osc_rdma2_module_t *module, const rdma2_keys_t *
     return OMPI_SUCCESS;
 }
 
-static int rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mine, int len)
+static int mca_osc_rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mine, int len)
 {
     ompi_communicator_t *comm = module->comm;
     int p = module->size_comm, i, total = 0, ret;
@@ -275,7 +283,7 @@ static int rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mine, int 
     return ret;
 }
 
-static int rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
 {
     int i, ret;
 
@@ -285,7 +293,7 @@ static int rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
         if (i == module->my_rank) {
             continue;
         }
-        ret = mca_common_ompix_ucx_proc_set_address(RDMA2_UCX, ompi_comm_peer_lookup(module->comm, i), w + 1,
+        ret = mca_common_ompix_ucx_proc_set_address(MCA_OSC_RDMA2_UCX, ompi_comm_peer_lookup(module->comm, i), w + 1,
                                              w->address_len);
         if (OMPI_SUCCESS != ret) {
             return ret;
@@ -294,26 +302,26 @@ static int rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
     return OMPI_SUCCESS;
 }
 
-static int rdma2_exchange(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module)
 {
-    rdma2_keys_t keys = { 0 };
+    mca_osc_rdma2_keys_t keys = { 0 };
     char *mine = NULL;
     int need_addr, len = 0, ret;
 
-    ret = rdma2_need_addresses(module, &need_addr);
+    ret = mca_osc_rdma2_need_addresses(module, &need_addr);
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_pack_keys(module, need_addr, &keys);
+        ret = mca_osc_rdma2_pack_keys(module, need_addr, &keys);
     }
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_build_wire(module, &keys, &mine, &len);
+        ret = mca_osc_rdma2_build_wire(module, &keys, &mine, &len);
     }
-    rdma2_keys_release(&keys);
+    mca_osc_rdma2_keys_release(&keys);
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_allgather_wire(module, mine, len);
+        ret = mca_osc_rdma2_allgather_wire(module, mine, len);
     }
     free(mine);
     if (OMPI_SUCCESS == ret && need_addr) {
-        ret = rdma2_learn_addresses(module);
+        ret = mca_osc_rdma2_learn_addresses(module);
     }
     return ret;
 }
@@ -325,7 +333,7 @@ static int rdma2_exchange(mca_osc_rdma2_module_t *module)
 /* the target's lock.  All ranks must agree, hence the allreduce (which    */
 /* is also the final synchronization of window creation).                  */
 
-static int rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
 {
     ompi_communicator_t *comm = module->comm;
     mca_osc_rdma2_peer_t *peer;
@@ -347,8 +355,8 @@ static int rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
     }
     ret = comm->c_coll->coll_allreduce(MPI_IN_PLACE, &direct, 1, MPI_INT, MPI_LAND, comm,
                                        comm->c_coll->coll_allreduce_module);
-    module->acc_mode = direct ? RDMA2_ACC_ELEMENT : RDMA2_ACC_LOCK;
-    if (OMPI_SUCCESS == ret && direct && module->size_comm <= RDMA2_FENCE_MEET_MAX) {
+    module->acc_mode = direct ? MCA_OSC_RDMA2_ACC_ELEMENT : MCA_OSC_RDMA2_ACC_LOCK;
+    if (OMPI_SUCCESS == ret && direct && module->size_comm <= MCA_OSC_RDMA2_FENCE_MEET_MAX) {
         ret = mca_osc_rdma2_peer(module, 0, &peer);
         if (OMPI_SUCCESS == ret) {
             module->fence_meet = peer->state_ptr->fence_meet;
@@ -360,60 +368,60 @@ static int rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
 /* ---------------------------------------------------------------------- */
 /* Info keys                                                               */
 
-static char *rdma2_info_no_locks(opal_infosubscriber_t *obj, char *key, char *value)
+static char *mca_osc_rdma2_info_no_locks(opal_infosubscriber_t *obj, char *key, char *value)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
     module->no_locks = opal_str_to_bool(value);
     return module->no_locks ? (char *) "true" : (char *) "false";
 }
 
-static char *rdma2_info_acc_ordering(opal_infosubscriber_t *obj, char *key, char *value)
+static char *mca_osc_rdma2_info_acc_ordering(opal_infosubscriber_t *obj, char *key, char *value)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
     /* Our accumulates complete in issue order anyway; remember the hint. */
     module->acc_ordering_none = 0 == strcmp(value, "none");
     return value;
 }
 
-static char *rdma2_info_acc_ops(opal_infosubscriber_t *obj, char *key, char *value)
+static char *mca_osc_rdma2_info_acc_ops(opal_infosubscriber_t *obj, char *key, char *value)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
     module->same_op_no_op = 0 == strcmp(value, "same_op_no_op");
     return module->same_op_no_op ? (char *) "same_op_no_op" : (char *) "same_op";
 }
 
-static char *rdma2_info_echo(opal_infosubscriber_t *obj, char *key, char *value)
+static char *mca_osc_rdma2_info_echo(opal_infosubscriber_t *obj, char *key, char *value)
 {
     (void) obj; (void) key;
     return value;
 }
 
-static void rdma2_subscribe_info(struct ompi_win_t *win)
+static void mca_osc_rdma2_subscribe_info(struct ompi_win_t *win)
 {
     /* The window layer keeps the keys (MPI_Win_get_info); the callbacks
      * record the ones that change what we do, and run again on
      * MPI_Win_set_info. */
     opal_infosubscribe_subscribe(&win->super, "no_locks", "false",
-                                 rdma2_info_no_locks);
+                                 mca_osc_rdma2_info_no_locks);
     opal_infosubscribe_subscribe(&win->super, "accumulate_ordering", "rar,raw,war,waw",
-                                 rdma2_info_acc_ordering);
+                                 mca_osc_rdma2_info_acc_ordering);
     opal_infosubscribe_subscribe(&win->super, "accumulate_ops", "same_op_no_op",
-                                 rdma2_info_acc_ops);
+                                 mca_osc_rdma2_info_acc_ops);
     opal_infosubscribe_subscribe(&win->super, "same_size", "false",
-                                 rdma2_info_echo);
+                                 mca_osc_rdma2_info_echo);
     opal_infosubscribe_subscribe(&win->super, "same_disp_unit", "false",
-                                 rdma2_info_echo);
+                                 mca_osc_rdma2_info_echo);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Select and free                                                         */
 
-static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
+static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
 {
-    ucp_context_h ctx = RDMA2_UCX->context;
+    ucp_context_h ctx = MCA_OSC_RDMA2_UCX->context;
     int i;
 
     if (NULL != module->peers) {
@@ -446,7 +454,7 @@ static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
         ompi_comm_free(&module->comm);
     }
     free(module);
-    rdma2_module_count_down();
+    mca_osc_rdma2_module_count_down();
 }
 
 int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
@@ -461,16 +469,16 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     if (MPI_WIN_FLAVOR_SHARED == flavor) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
-    ret = rdma2_module_count_up();
+    ret = mca_osc_rdma2_module_count_up();
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
     module = calloc(1, sizeof(*module));
     if (NULL == module) {
-        rdma2_module_count_down();
+        mca_osc_rdma2_module_count_down();
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    module->super = rdma2_module_template;
+    module->super = mca_osc_rdma2_module_template;
     module->win = win;
     module->flavor = flavor;
     module->size = size;
@@ -481,13 +489,13 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     /* A private communicator keeps our collectives (fence, free) apart
      * from the user's traffic on `comm`. */
     ret = ompi_comm_dup(comm, &module->comm);
-    if (OMPI_SUCCESS == ret) ret = rdma2_map_window(module, base, size);
-    if (OMPI_SUCCESS == ret) ret = rdma2_map_state(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_window(module, base, size);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_state(module);
     if (OMPI_SUCCESS == ret) {
         module->peers = calloc(module->size_comm, sizeof(*module->peers));
         ret = NULL == module->peers ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
     }
-    if (OMPI_SUCCESS == ret) ret = rdma2_exchange(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exchange(module);
     /* Set before the probe below: peer set-up reads the module through win. */
     win->w_osc_module = &module->super;
     if (OMPI_SUCCESS == ret && MPI_WIN_FLAVOR_CREATE == flavor) {
@@ -495,35 +503,35 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
          * this window until every rank has marked what it overlaps */
         mca_osc_rdma2_overlap_claim(module->base, size);
     }
-    if (OMPI_SUCCESS == ret) ret = rdma2_choose_acc_mode(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_choose_acc_mode(module);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_overlap_add_element(module);
     /* Lock mode means some peer reaches us through UCX (the choice is
      * collective, so every rank of the window starts the thread). */
-    if (OMPI_SUCCESS == ret && mca_osc_rdma2_thread_wanted(RDMA2_ACC_LOCK == module->acc_mode)) {
+    if (OMPI_SUCCESS == ret && mca_osc_rdma2_thread_wanted(MCA_OSC_RDMA2_ACC_LOCK == module->acc_mode)) {
         OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
         ret = mca_osc_rdma2_thread_start();
         OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
     }
     if (OMPI_SUCCESS != ret) {
         win->w_osc_module = NULL;
-        rdma2_module_destroy(module);
+        mca_osc_rdma2_module_destroy(module);
         return ret;
     }
 
     *model = MPI_WIN_UNIFIED;
     snprintf(name, sizeof(name), "rdma2 window %d", ompi_comm_get_cid(module->comm));
     ompi_win_set_name(win, name);
-    rdma2_subscribe_info(win);
-    RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,
+    mca_osc_rdma2_subscribe_info(win);
+    MCA_OSC_RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,
                   MPI_WIN_FLAVOR_ALLOCATE == flavor ? "allocated"
                   : MPI_WIN_FLAVOR_DYNAMIC == flavor ? "dynamic" : "created", size,
-                  RDMA2_ACC_ELEMENT == module->acc_mode ? "element atomics" : "target lock");
+                  MCA_OSC_RDMA2_ACC_ELEMENT == module->acc_mode ? "element atomics" : "target lock");
     return OMPI_SUCCESS;
 }
 
 int mca_osc_rdma2_free(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     ompi_communicator_t *comm = module->comm;
     int ret;
 
@@ -540,6 +548,6 @@ int mca_osc_rdma2_free(struct ompi_win_t *win)
         ret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
     }
     win->w_osc_module = NULL;
-    rdma2_module_destroy(module);
+    mca_osc_rdma2_module_destroy(module);
     return ret;
 }

@@ -1,0 +1,52 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Put and Get, and what the other operations share with them: the checks
+ * of an access and the transfer of (count, datatype) layouts.
+ */
+#ifndef MCA_OSC_RDMA2_COMM_H
+#define MCA_OSC_RDMA2_COMM_H
+
+#include "ompi/datatype/ompi_datatype.h"
+
+#include "osc_rdma2_peer.h"
+#include "osc_rdma2_request.h"
+
+BEGIN_C_DECLS
+
+/* Checks that [disp, disp + count x dt) lies in the target's window and
+ * returns the remote address of disp (0-count accesses always pass). */
+int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                               ptrdiff_t disp, int count, struct ompi_datatype_t *dt,
+                               uint64_t *addr);
+int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target);
+/* Peer, epoch, matching type signatures and range of one operation. */
+int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
+                          struct ompi_datatype_t *dt, ptrdiff_t disp, int tcount,
+                          struct ompi_datatype_t *tdt, mca_osc_rdma2_peer_t **peer,
+                          uint64_t *raddr);
+/* Cross-memory attach: one contiguous copy to/from a same-node peer. */
+int mca_osc_rdma2_cma(mca_osc_rdma2_peer_t *peer, bool is_put, void *local, uint64_t raddr,
+                      size_t len);
+bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer);
+/* Copies between local memory laid out as (count, dt) and remote memory
+ * laid out as (tcount, tdt) at raddr (direct or through UCX). */
+int mca_osc_rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
+                       void *local, int count, struct ompi_datatype_t *dt, uint64_t raddr,
+                       int tcount, struct ompi_datatype_t *tdt);
+/* Put or Get; with `req`, UCX pieces complete that request (Rput/Rget). */
+int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *req, bool is_put,
+                       void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt);
+
+int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                      int target, ptrdiff_t target_disp, int target_count,
+                      struct ompi_datatype_t *target_dt, struct ompi_win_t *win);
+int mca_osc_rdma2_get(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                      int target, ptrdiff_t target_disp, int target_count,
+                      struct ompi_datatype_t *target_dt, struct ompi_win_t *win);
+
+END_C_DECLS
+
+#endif /* MCA_OSC_RDMA2_COMM_H */

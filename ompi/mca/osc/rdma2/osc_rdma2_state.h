@@ -1,0 +1,72 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The blocks other processes reach with atomics and reads: the process
+ * state block (one per process: the accumulate lock) and the per-window
+ * state block (lock words, PSCW and fence counters, the dynamic region
+ * table), both allocated by UCX so that same-node peers map them.
+ */
+#ifndef MCA_OSC_RDMA2_STATE_H
+#define MCA_OSC_RDMA2_STATE_H
+
+#include "ompi_config.h"
+
+#include <stdint.h>
+
+BEGIN_C_DECLS
+
+/* Per-process state block.  It holds what every window of the process
+ * shares: the accumulate lock, so accumulate atomicity also holds when two
+ * windows overlap the same memory. */
+typedef struct mca_osc_rdma2_pstate_t {
+    volatile uint64_t acc_lock;     /* 0 free, 1 held; released by atomic add */
+    uint64_t pad[7];
+} mca_osc_rdma2_pstate_t;
+
+/* Per-window state block (one per rank).  Lock words of the two-level
+ * lock (docs/ARCHITECTURE.md); `global` is only used at rank 0. */
+#define MCA_OSC_RDMA2_FENCE_ROUNDS 32         /* log2 of the largest communicator */
+#define MCA_OSC_RDMA2_FENCE_MEET_MAX 8        /* a fence word per rank in one cache line */
+
+typedef struct mca_osc_rdma2_state_t {
+    volatile uint64_t global;       /* high 32 bits: lock_all holders; low: exclusive holders */
+    uint64_t pad0[7];
+    volatile uint64_t lock;         /* this rank as a target: EXCL bit + shared count */
+    uint64_t pad1[7];
+    volatile uint64_t complete;     /* PSCW: completes received as a target */
+    uint64_t pad2[7];
+    volatile uint64_t mixed;        /* element mode: lock-mode memory overlaps ours
+                                     * (osc_rdma2_overlap.c); read by every accumulate */
+    uint64_t pad3[7];
+    volatile uint64_t fence_meet[MCA_OSC_RDMA2_FENCE_MEET_MAX]; /* rank 0's: fence meeting line */
+    volatile uint64_t fence_round[MCA_OSC_RDMA2_FENCE_ROUNDS];  /* fence barrier, see osc_rdma2_active.c */
+    volatile uint64_t posted[];     /* PSCW: posted[t] = posts received from rank t */
+} mca_osc_rdma2_state_t;
+
+#define MCA_OSC_RDMA2_LOCK_EXCL   (UINT64_C(1) << 32)
+#define MCA_OSC_RDMA2_GLOBAL_ALL  (UINT64_C(1) << 32)
+#define MCA_OSC_RDMA2_LOW_MASK    UINT64_C(0xffffffff)
+
+/* Dynamic windows: each rank's attached regions, in its state block after
+ * posted[] (same offset on every rank), guarded by a sequence counter:
+ * odd while the owner edits the table, bumped to the next even value
+ * after.  Origins cache a copy per peer and re-read it only when the
+ * counter changed (docs/ARCHITECTURE.md). */
+#define MCA_OSC_RDMA2_RKEY_MAX 200
+typedef struct mca_osc_rdma2_region_t {
+    uint64_t base;
+    uint64_t len;
+    uint32_t rkey_len;
+    uint32_t pad;
+    char rkey[MCA_OSC_RDMA2_RKEY_MAX];
+} mca_osc_rdma2_region_t;
+
+typedef struct mca_osc_rdma2_regions_t {
+    volatile uint64_t gen;          /* sequence counter (odd: being edited) */
+    volatile uint64_t count;
+    mca_osc_rdma2_region_t region[];
+} mca_osc_rdma2_regions_t;
+
+END_C_DECLS
+
+#endif /* MCA_OSC_RDMA2_STATE_H */
