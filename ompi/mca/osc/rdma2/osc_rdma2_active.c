@@ -63,10 +63,9 @@ static int mca_osc_rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
     for (k = 0, d = 1; d < p && OMPI_SUCCESS == ret; ++k, d <<= 1) {
         ret = mca_osc_rdma2_peer(module, (me + d) % p, &peer);
         if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_state_post(
-                module, peer, NULL != peer->state_ptr ? &peer->state_ptr->fence_round[k] : NULL,
-                peer->state + offsetof(mca_osc_rdma2_state_t, fence_round) + k * sizeof(uint64_t),
-                peer->state_rkey, 1);
+            ret = mca_osc_rdma2_state_post(peer, &peer->state,
+                                           offsetof(mca_osc_rdma2_state_t, fence_round) +
+                                               k * sizeof(uint64_t), 1);
         }
         if (OMPI_SUCCESS == ret) {
             mca_osc_rdma2_wait_ge(module, &module->state->fence_round[k], epoch);
@@ -191,11 +190,9 @@ int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t
     for (i = 0; i < n && OMPI_SUCCESS == ret && !(assert & MPI_MODE_NOCHECK); ++i) {
         ret = mca_osc_rdma2_peer(module, ranks[i], &peer);
         if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_state_post(
-                module, peer, NULL != peer->state_ptr ? &peer->state_ptr->posted[module->my_rank] : NULL,
-                peer->state + offsetof(mca_osc_rdma2_state_t, posted) +
-                    module->my_rank * sizeof(uint64_t),
-                peer->state_rkey, 1);
+            ret = mca_osc_rdma2_state_post(peer, &peer->state,
+                                           offsetof(mca_osc_rdma2_state_t, posted) +
+                                               module->my_rank * sizeof(uint64_t), 1);
         }
     }
     return ret;
@@ -249,10 +246,8 @@ int mca_osc_rdma2_complete(struct ompi_win_t *win)
     for (i = 0; i < module->start_count; ++i) {
         mca_osc_rdma2_peer_t *peer = module->peers[module->start_ranks[i]];
         peer->starts_open = false;
-        ret2 = mca_osc_rdma2_state_post(module, peer, NULL != peer->state_ptr ? &peer->state_ptr->complete
-                                                                      : NULL,
-                                        peer->state + offsetof(mca_osc_rdma2_state_t, complete),
-                                        peer->state_rkey, 1);
+        ret2 = mca_osc_rdma2_state_post(peer, &peer->state,
+                                        offsetof(mca_osc_rdma2_state_t, complete), 1);
         ret = OMPI_SUCCESS != ret ? ret : ret2;
     }
     module->start_ranks = NULL;     /* owned by start_cache */

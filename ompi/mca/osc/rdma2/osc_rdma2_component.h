@@ -74,17 +74,6 @@ int mca_osc_rdma2_ucx_rkey_pack(ucp_mem_h memh, void **buf, size_t *len);
 bool mca_osc_rdma2_thread_wanted(bool emulated);
 int mca_osc_rdma2_thread_start(void);
 
-/* Blocking helpers over opal's common/ucx (osc_rdma2_ucx.c). */
-int mca_osc_rdma2_ucx_wait(ucs_status_ptr_t sp);
-int mca_osc_rdma2_ucx_check(ucs_status_ptr_t sp);
-int mca_osc_rdma2_ucx_flush_ep(ucp_ep_h ep);
-int mca_osc_rdma2_ucx_flush_worker(void);
-int mca_osc_rdma2_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t op, uint64_t value, uint64_t *result,
-                             size_t size, uint64_t addr, ucp_rkey_h rkey);
-int mca_osc_rdma2_ucx_atomic_post(ucp_ep_h ep, uint64_t value, uint64_t addr, ucp_rkey_h rkey);
-int mca_osc_rdma2_ucx_cswap(ucp_ep_h ep, uint64_t compare, uint64_t *swap_result, size_t size,
-                            uint64_t addr, ucp_rkey_h rkey);
-
 END_C_DECLS
 
 #endif /* MCA_OSC_RDMA2_COMPONENT_H */

@@ -140,11 +140,10 @@ static void mca_osc_rdma2_cache_drop_keys(mca_osc_rdma2_dyn_cache_t *c)
 {
     size_t i;
     for (i = 0; i < (size_t) mca_osc_rdma2_component.max_attach; ++i) {
-        if (NULL != c->rkey[i]) {
-            ucp_rkey_destroy(c->rkey[i]);
-            c->rkey[i] = NULL;
+        if (NULL != c->mem[i].rkey) {
+            ucp_rkey_destroy(c->mem[i].rkey);
         }
-        c->ptr[i] = NULL;
+        memset(&c->mem[i], 0, sizeof(c->mem[i]));
     }
 }
 
@@ -155,11 +154,9 @@ void mca_osc_rdma2_dyn_release_peer(mca_osc_rdma2_peer_t *peer)
     if (NULL == c) return;
     mca_osc_rdma2_cache_drop_keys(c);
     free(c->region);
-    free(c->rkey);
-    free(c->ptr);
+    free(c->mem);
     free(c);
     peer->dyn = NULL;
-    peer->win_rkey = NULL;      /* it pointed into the cache */
 }
 
 static int mca_osc_rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
@@ -169,11 +166,10 @@ static int mca_osc_rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
 
     if (NULL != c) {
         c->region = calloc(n, sizeof(*c->region));
-        c->rkey = calloc(n, sizeof(*c->rkey));
-        c->ptr = calloc(n, sizeof(*c->ptr));
+        c->mem = calloc(n, sizeof(*c->mem));
     }
-    if (NULL == c || NULL == c->region || NULL == c->rkey || NULL == c->ptr) {
-        if (NULL != c) { free(c->region); free(c->rkey); free(c->ptr); free(c); }
+    if (NULL == c || NULL == c->region || NULL == c->mem) {
+        if (NULL != c) { free(c->region); free(c->mem); free(c); }
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     c->gen = 1;                 /* odd: never a stable generation */
@@ -181,37 +177,12 @@ static int mca_osc_rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
     return OMPI_SUCCESS;
 }
 
-/* Reads `len` bytes of the peer's state block at `off` (mapped or UCX). */
-static int mca_osc_rdma2_state_read(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                            size_t off, void *buf, size_t len)
-{
-    ucp_request_param_t param;
-    int ret;
-
-    if (NULL != peer->state_ptr) {
-        memcpy(buf, (char *) peer->state_ptr + off, len);
-        return OMPI_SUCCESS;
-    }
-    memset(&param, 0, sizeof(param));
-    ret = mca_osc_rdma2_ucx_check(ucp_get_nbx(peer->ep, buf, len, peer->state + off,
-                                              peer->state_rkey, &param));
-    peer->ucx_pending = true;
-    module->ucx_pending_any = true;
-    return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(module, peer) : ret;
-}
-
 static int mca_osc_rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                          uint64_t *gen)
+                                  uint64_t *gen)
 {
-    size_t off = module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, gen);
-
-    if (NULL != peer->state_ptr) {
-        *gen = mca_common_ompix_atomic_load_acq_64(
-            (volatile uint64_t *) ((char *) peer->state_ptr + off));
-        return OMPI_SUCCESS;
-    }
-    return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, 0, gen, 8, peer->state + off,
-                                    peer->state_rkey);
+    return peer->state.path->load(peer, &peer->state,
+                                  module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, gen),
+                                  gen);
 }
 
 static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
@@ -232,9 +203,9 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
         if (OMPI_SUCCESS != ret) return ret;
         mca_osc_rdma2_cache_drop_keys(c);
         c->gen = 1;
-        ret = mca_osc_rdma2_state_read(module, peer,
-                               module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, count),
-                               &count, sizeof(count));
+        ret = peer->state.path->read(peer, &peer->state,
+                                     module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, count),
+                                     &count, sizeof(count));
         if (OMPI_SUCCESS == ret && count > (uint64_t) mca_osc_rdma2_component.max_attach) {
             ret = mca_osc_rdma2_read_gen(module, peer, &g2);
             if (OMPI_SUCCESS == ret && g1 != g2) {
@@ -248,9 +219,10 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
             return OMPI_SUCCESS != ret ? ret : OMPI_ERR_BAD_PARAM;
         }
         if (OMPI_SUCCESS == ret && count > 0) {
-            ret = mca_osc_rdma2_state_read(module, peer,
-                                   module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, region),
-                                   c->region, count * sizeof(mca_osc_rdma2_region_t));
+            ret = peer->state.path->read(peer, &peer->state,
+                                         module->dyn_offset +
+                                             offsetof(mca_osc_rdma2_regions_t, region),
+                                         c->region, count * sizeof(mca_osc_rdma2_region_t));
         }
         if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_read_gen(module, peer, &g2);
         if (OMPI_SUCCESS != ret) return ret;
@@ -262,31 +234,37 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
     }
 }
 
-static int mca_osc_rdma2_region_key(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                            size_t i)
+/* Sets up entry i on its first use: its key, its mapping and its path. */
+static int mca_osc_rdma2_region_mem(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                                    size_t i)
 {
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
+    const mca_osc_rdma2_region_t *r = &c->region[i];
+    mca_osc_rdma2_win_mem_t *mem = &c->mem[i];
     void *p = NULL;
 
+    if (NULL != mem->path) {
+        return OMPI_SUCCESS;
+    }
+    mem->base = r->base;
+    mem->size = r->len;
     if (peer->rank == module->my_rank) {
-        c->ptr[i] = (void *) (uintptr_t) c->region[i].base;    /* our own memory */
-        return OMPI_SUCCESS;
+        mem->ptr = (char *) (uintptr_t) r->base;        /* our own memory */
+    } else if (0 != r->rkey_len) {
+        if (UCS_OK != ucp_ep_rkey_unpack(peer->ep, r->rkey, &mem->rkey)) {
+            mem->rkey = NULL;
+            return OMPI_ERROR;
+        }
+        if (UCS_OK == ucp_rkey_ptr(mem->rkey, r->base, &p)) {
+            mem->ptr = (char *) p;
+        }
     }
-    if (NULL != c->rkey[i] || 0 == c->region[i].rkey_len) {
-        return OMPI_SUCCESS;
-    }
-    if (UCS_OK != ucp_ep_rkey_unpack(peer->ep, c->region[i].rkey, &c->rkey[i])) {
-        c->rkey[i] = NULL;
-        return OMPI_ERROR;
-    }
-    if (UCS_OK == ucp_rkey_ptr(c->rkey[i], c->region[i].base, &p)) {
-        c->ptr[i] = p;
-    }
+    mem->path = mca_osc_rdma2_peer_win_path(peer, mem->ptr);
     return OMPI_SUCCESS;
 }
 
 int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                             uint64_t addr, uint64_t len)
+                             uint64_t addr, uint64_t len, const mca_osc_rdma2_win_mem_t **mem)
 {
     mca_osc_rdma2_dyn_cache_t *c;
     size_t i;
@@ -307,11 +285,7 @@ int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
     if (i == c->count) {
         return OMPI_ERR_RMA_RANGE;  /* not inside one attached region */
     }
-    ret = mca_osc_rdma2_region_key(module, peer, i);
-    if (OMPI_SUCCESS != ret) return ret;
-    peer->base = c->region[i].base;
-    peer->size = c->region[i].len;
-    peer->win_rkey = c->rkey[i];
-    peer->win_ptr = (char *) c->ptr[i];
-    return OMPI_SUCCESS;
+    ret = mca_osc_rdma2_region_mem(module, peer, i);
+    *mem = &c->mem[i];
+    return ret;
 }

@@ -23,77 +23,28 @@
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
 #include "osc_rdma2_passive.h"
+#include "osc_rdma2_path_ucx.h"
 
-#define MCA_OSC_RDMA2_STATE_ADDR(peer, field) \
-    ((peer)->state + offsetof(mca_osc_rdma2_state_t, field))
+#define MCA_OSC_RDMA2_WORD(field) offsetof(mca_osc_rdma2_state_t, field)
+#define MCA_OSC_RDMA2_ACC_LOCK_WORD offsetof(mca_osc_rdma2_pstate_t, acc_lock)
 
 /* ---------------------------------------------------------------------- */
-/* Atomics on state words: CPU atomics when mapped, else UCX.              */
+/* Posted adds                                                             */
 
-int mca_osc_rdma2_state_fadd(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
-                             uint64_t raddr, ucp_rkey_h rkey, uint64_t value, uint64_t *old)
+/* Adds whose answer nobody needs (lock releases, PSCW and fence
+ * notifications) are not waited for at the target; the caller orders what
+ * came before.  Except after mca_osc_rdma2_complete_before_release fenced
+ * UCX operations instead of flushing them: waiting for this add then
+ * completes them at the target, as unlock must. */
+int mca_osc_rdma2_state_post(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_state_mem_t *mem,
+                             size_t off, uint64_t value)
 {
-    uint64_t prev;
-    if (NULL != local_word) {
-        prev = mca_common_ompix_atomic_fetch_add_64(local_word, value);
-        if (NULL != old) *old = prev;
-        return OMPI_SUCCESS;
-    }
-    return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, value, old, 8, raddr, rkey);
-}
-
-/* Adds whose answer nobody needs (lock releases, PSCW notifications) are
- * not waited for at the target; the caller orders what came before. */
-int mca_osc_rdma2_state_post(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                             volatile uint64_t *local_word, uint64_t raddr, ucp_rkey_h rkey,
-                             uint64_t value)
-{
-    if (NULL != local_word) {
-        mca_common_ompix_atomic_add_rel_64(local_word, value);
-        return OMPI_SUCCESS;
-    }
-    if (peer->release_waits) {
-        /* Operations before it were only fenced: waiting for this one
-         * completes them at the target, as unlock must. */
+    if (OPAL_UNLIKELY(peer->release_waits)) {
         peer->release_waits = false;
-        return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, value, NULL, 8, raddr,
-                                        rkey);
+        return mem->path->fadd(peer, mem, off, value, NULL);
     }
-    /* Not complete at the target yet: MPI_Win_free waits for it, or it
-     * could land on freed memory.  Flushes need not (no answer is due). */
-    module->posts_pending = true;
-    return mca_osc_rdma2_ucx_atomic_post(peer->ep, value, raddr, rkey);
+    return mem->path->post(peer, mem, off, value);
 }
-
-int mca_osc_rdma2_state_cswap(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
-                              uint64_t raddr, ucp_rkey_h rkey, uint64_t compare, uint64_t swap,
-                              uint64_t *old)
-{
-    if (NULL != local_word) {
-        uint64_t expected = compare;
-        (void) mca_common_ompix_atomic_cswap_64(local_word, &expected, swap);
-        *old = expected;
-        return OMPI_SUCCESS;
-    }
-    *old = swap;
-    return mca_osc_rdma2_ucx_cswap(peer->ep, compare, old, 8, raddr, rkey);
-}
-
-#define MCA_OSC_RDMA2_FADD(peer, field, value, old)                                          \
-    mca_osc_rdma2_state_fadd((peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
-                                                               : NULL,                \
-                             MCA_OSC_RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value), (old))
-
-#define MCA_OSC_RDMA2_POST(module, peer, field, value)                                       \
-    mca_osc_rdma2_state_post((module), (peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
-                                                                  : NULL,              \
-                                MCA_OSC_RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value))
-
-#define MCA_OSC_RDMA2_CSWAP(peer, field, compare, swap, old)                                  \
-    mca_osc_rdma2_state_cswap((peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
-                                                                : NULL,               \
-                              MCA_OSC_RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey,      \
-                              (compare), (swap), (old))
 
 /* Waiting for someone else: progress everything (our worker included, so
  * emulated operations others direct at us still complete). */
@@ -128,7 +79,7 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
         return OMPI_SUCCESS;
     }
     peer->ucx_pending = false;
-    return mca_osc_rdma2_ucx_flush_ep(peer->ep);
+    return mca_osc_rdma2_ucx_flush_ep(peer);
 }
 
 /* Before releasing a lock word of `peer`: when the release is a UCX atomic
@@ -145,8 +96,7 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
     }
     peer->ucx_pending = false;
     peer->release_waits = true;
-    return UCS_OK == ucp_worker_fence(MCA_OSC_RDMA2_UCX->worker) ? OMPI_SUCCESS
-                                                                         : OMPI_ERROR;
+    return mca_osc_rdma2_ucx_fence();
 }
 
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
@@ -178,12 +128,12 @@ static int mca_osc_rdma2_global_acquire(mca_osc_rdma2_module_t *module, uint64_t
 
     ret = mca_osc_rdma2_peer(module, 0, &root);
     while (OMPI_SUCCESS == ret) {
-        ret = MCA_OSC_RDMA2_FADD(root, global, mine, &old);
+        ret = root->state.path->fadd(root, &root->state, MCA_OSC_RDMA2_WORD(global), mine, &old);
         if (OMPI_SUCCESS != ret || 0 == (old & others)) {
             break;
         }
         /* The other kind holds it: withdraw and retry. */
-        ret = MCA_OSC_RDMA2_FADD(root, global, -mine, NULL);
+        ret = root->state.path->fadd(root, &root->state, MCA_OSC_RDMA2_WORD(global), -mine, NULL);
         mca_osc_rdma2_backoff(&spins);
     }
     return ret;
@@ -193,7 +143,9 @@ static int mca_osc_rdma2_global_release(mca_osc_rdma2_module_t *module, uint64_t
 {
     mca_osc_rdma2_peer_t *root;
     int ret = mca_osc_rdma2_peer(module, 0, &root);
-    return OMPI_SUCCESS == ret ? MCA_OSC_RDMA2_POST(module, root, global, -mine) : ret;
+    return OMPI_SUCCESS == ret
+        ? mca_osc_rdma2_state_post(root, &root->state, MCA_OSC_RDMA2_WORD(global), -mine)
+        : ret;
 }
 
 static int mca_osc_rdma2_lock_exclusive(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
@@ -203,7 +155,8 @@ static int mca_osc_rdma2_lock_exclusive(mca_osc_rdma2_module_t *module, mca_osc_
 
     ret = mca_osc_rdma2_global_acquire(module, 1, ~MCA_OSC_RDMA2_LOW_MASK);
     while (OMPI_SUCCESS == ret) {
-        ret = MCA_OSC_RDMA2_CSWAP(peer, lock, 0, MCA_OSC_RDMA2_LOCK_EXCL, &old);
+        ret = peer->state.path->cswap(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), 0,
+                                      MCA_OSC_RDMA2_LOCK_EXCL, &old);
         if (OMPI_SUCCESS != ret || 0 == old) {
             break;
         }
@@ -218,11 +171,11 @@ static int mca_osc_rdma2_lock_shared(mca_osc_rdma2_peer_t *peer)
     int ret, spins = 0;
 
     for (;;) {
-        ret = MCA_OSC_RDMA2_FADD(peer, lock, 1, &old);
+        ret = peer->state.path->fadd(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), 1, &old);
         if (OMPI_SUCCESS != ret || 0 == (old & MCA_OSC_RDMA2_LOCK_EXCL)) {
             return ret;
         }
-        ret = MCA_OSC_RDMA2_FADD(peer, lock, -1, NULL);
+        ret = peer->state.path->fadd(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), -1, NULL);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
@@ -274,17 +227,18 @@ int mca_osc_rdma2_unlock(int target, struct ompi_win_t *win)
     }
     type = peer->lock_type;
     ret = mca_osc_rdma2_complete_before_release(module, peer, MCA_OSC_RDMA2_LOCK_NOCHECK != type &&
-                                                              NULL == peer->state_ptr);
+                                                              peer->state.path->ucx);
     peer->lock_type = MCA_OSC_RDMA2_LOCK_NONE;
     OPAL_THREAD_ADD_FETCH32(&module->num_locks, -1);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
     if (MCA_OSC_RDMA2_LOCK_SHARED == type) {
-        return MCA_OSC_RDMA2_POST(module, peer, lock, -1);
+        return mca_osc_rdma2_state_post(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), -1);
     }
     if (MCA_OSC_RDMA2_LOCK_EXCLUSIVE == type) {
-        ret = MCA_OSC_RDMA2_POST(module, peer, lock, -MCA_OSC_RDMA2_LOCK_EXCL);
+        ret = mca_osc_rdma2_state_post(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock),
+                                       -MCA_OSC_RDMA2_LOCK_EXCL);
         if (OMPI_SUCCESS == ret) {
             ret = mca_osc_rdma2_global_release(module, 1);
         }
@@ -334,17 +288,10 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
     int ret, spins = 0;
 
     for (;;) {
-        if (NULL != peer->pstate_ptr) {
-            old = 0;
-            if (mca_common_ompix_atomic_cswap_acq_64(&peer->pstate_ptr->acc_lock, &old, 1)) {
-                return OMPI_SUCCESS;
-            }
-        } else {
-            old = 1;
-            ret = mca_osc_rdma2_ucx_cswap(peer->ep, 0, &old, 8, peer->pstate, peer->pstate_rkey);
-            if (OMPI_SUCCESS != ret || 0 == old) {
-                return ret;
-            }
+        ret = peer->pstate.path->cswap(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, 0, 1,
+                                       &old);
+        if (OMPI_SUCCESS != ret || 0 == old) {
+            return ret;
         }
         mca_osc_rdma2_backoff(&spins);
     }
@@ -352,9 +299,8 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
 
 int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
-    return mca_osc_rdma2_state_post(module, peer, NULL != peer->pstate_ptr
-                                                 ? &peer->pstate_ptr->acc_lock : NULL,
-                                       peer->pstate, peer->pstate_rkey, -1);
+    (void) module;
+    return mca_osc_rdma2_state_post(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, -1);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -25,15 +25,9 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module);
 int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
                                           mca_osc_rdma2_peer_t *peer, bool release_via_ucx);
-/* Remote atomics on a peer's state words (direct CPU atomics when mapped). */
-int mca_osc_rdma2_state_fadd(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
-                             uint64_t raddr, ucp_rkey_h rkey, uint64_t value, uint64_t *old);
-int mca_osc_rdma2_state_post(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                             volatile uint64_t *local_word,
-                             uint64_t raddr, ucp_rkey_h rkey, uint64_t value);
-int mca_osc_rdma2_state_cswap(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
-                              uint64_t raddr, ucp_rkey_h rkey, uint64_t compare, uint64_t swap,
-                              uint64_t *old);
+/* A posted add to a state word: a lock release or a notification. */
+int mca_osc_rdma2_state_post(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_state_mem_t *mem,
+                             size_t off, uint64_t value);
 int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer);
 int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer);
 

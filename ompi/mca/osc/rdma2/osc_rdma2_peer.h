@@ -9,6 +9,7 @@
 #include "ompi_config.h"
 
 #include "osc_rdma2_module.h"
+#include "osc_rdma2_path.h"
 
 BEGIN_C_DECLS
 
@@ -22,21 +23,16 @@ enum {
 };
 
 typedef struct mca_osc_rdma2_peer_t {
+    mca_osc_rdma2_module_t *module;
     int rank;
     ucp_ep_h ep;                    /* NULL for self */
-    uint64_t base;                  /* remote address of window memory */
-    uint64_t size;
     int disp_unit;
-    uint64_t state;                 /* remote address of its state block */
-    uint64_t pstate;                /* remote address of its process state block */
-    ucp_rkey_h win_rkey;
-    ucp_rkey_h state_rkey;
-    ucp_rkey_h pstate_rkey;
     int pid;                        /* its process id */
-    bool cma;                       /* reach its memory with process_vm_readv/writev */
-    char *win_ptr;                  /* direct pointers (rkey_ptr or self), or NULL */
-    mca_osc_rdma2_state_t *state_ptr;
-    mca_osc_rdma2_pstate_t *pstate_ptr;
+    bool cma;                       /* same node, and CMA may read its memory */
+    mca_osc_rdma2_win_mem_t win;    /* its window memory (dynamic windows: regions, see
+                                     * osc_rdma2_dynamic.c) */
+    mca_osc_rdma2_state_mem_t state;    /* its state block of this window */
+    mca_osc_rdma2_state_mem_t pstate;   /* its process state block */
     int lock_type;                  /* MCA_OSC_RDMA2_LOCK_* held by us */
     bool ucx_pending;               /* UCX operations issued since the last flush */
     bool release_waits;             /* the next release completes them (see passive.c) */
@@ -47,6 +43,8 @@ typedef struct mca_osc_rdma2_peer_t {
 
 int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,
                              mca_osc_rdma2_peer_t **peer_out);
+/* Window free: keys, cached regions and the peer itself. */
+void mca_osc_rdma2_peer_release(mca_osc_rdma2_peer_t *peer);
 
 static inline int mca_osc_rdma2_peer(mca_osc_rdma2_module_t *module, int rank,
                                      mca_osc_rdma2_peer_t **peer)
@@ -62,8 +60,16 @@ static inline int mca_osc_rdma2_peer(mca_osc_rdma2_module_t *module, int rank,
  * (osc_rdma2_overlap.c). */
 static inline bool mca_osc_rdma2_peer_mixed(const mca_osc_rdma2_peer_t *peer)
 {
-    return NULL == peer->state_ptr || 0 != peer->state_ptr->mixed;
+    return NULL == peer->state.ptr || 0 != ((mca_osc_rdma2_state_t *) peer->state.ptr)->mixed;
 }
+
+/* The path to window memory at `ptr` (mapped there, or NULL) of this peer:
+ * chosen at set-up for the window, per region for dynamic windows. */
+const mca_osc_rdma2_win_path_t *mca_osc_rdma2_peer_win_path(const mca_osc_rdma2_peer_t *peer,
+                                                            const void *ptr);
+/* osc_rdma2_path_cma.c: whether CMA may read the peer's memory (ptrace
+ * rules, containers). */
+bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer);
 
 END_C_DECLS
 

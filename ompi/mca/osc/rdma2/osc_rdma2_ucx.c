@@ -1,11 +1,10 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * UCX for osc/rdma2: our own context and worker (independent of the PML),
- * brought up by common/ompix; the process state block; the progress
- * callback and the progress thread's poll; blocking helpers over Open
- * MPI's opal/mca/common/ucx.  Waits progress our worker and, now and then,
- * all of Open MPI; nothing here is ever called from inside a UCX callback.
+ * UCX resources of osc/rdma2: our own context and worker (independent of
+ * the PML), brought up by common/ompix; the process state block; the
+ * progress callback and the progress thread's poll.  The operations
+ * themselves are the UCX path's (osc_rdma2_path_ucx.c).
  */
 #include "ompi_config.h"
 
@@ -134,79 +133,6 @@ int mca_osc_rdma2_thread_start(void)
     ret = mca_common_ompix_thread_add(mca_osc_rdma2_thread_poll, NULL, (unsigned) c->thread_max_sleep);
     c->thread_polls = OMPI_SUCCESS == ret;
     MCA_OSC_RDMA2_VERBOSE(10, "progress thread polls our worker");
-    return ret;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Blocking helpers                                                        */
-
-int mca_osc_rdma2_ucx_wait(ucs_status_ptr_t sp)
-{
-    return mca_common_ompix_ucx_wait(MCA_OSC_RDMA2_UCX, sp, "osc/rdma2");
-}
-
-int mca_osc_rdma2_ucx_check(ucs_status_ptr_t sp)
-{
-    return mca_common_ompix_ucx_release(sp);
-}
-
-int mca_osc_rdma2_ucx_flush_ep(ucp_ep_h ep)
-{
-    return opal_common_ucx_ep_flush(ep, MCA_OSC_RDMA2_UCX->worker);
-}
-
-int mca_osc_rdma2_ucx_flush_worker(void)
-{
-    return opal_common_ucx_worker_flush(MCA_OSC_RDMA2_UCX->worker);
-}
-
-static ucp_atomic_fetch_op_t mca_osc_rdma2_fetch_op(ucp_atomic_op_t op)
-{
-    switch (op) {
-    case UCP_ATOMIC_OP_SWAP: return UCP_ATOMIC_FETCH_OP_SWAP;
-    case UCP_ATOMIC_OP_AND:  return UCP_ATOMIC_FETCH_OP_FAND;
-    case UCP_ATOMIC_OP_OR:   return UCP_ATOMIC_FETCH_OP_FOR;
-    case UCP_ATOMIC_OP_XOR:  return UCP_ATOMIC_FETCH_OP_FXOR;
-    default:                 return UCP_ATOMIC_FETCH_OP_FADD;
-    }
-}
-
-/* Fetching atomic of 4 or 8 bytes; result may be NULL (result discarded,
- * but still waited for so the caller sees it complete). */
-int mca_osc_rdma2_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t op, uint64_t value, uint64_t *result,
-                             size_t size, uint64_t addr, ucp_rkey_h rkey)
-{
-    uint64_t r64 = 0;
-    uint32_t r32 = 0;
-    int ret;
-
-    ret = opal_common_ucx_atomic_fetch(ep, mca_osc_rdma2_fetch_op(op), value,
-                                       8 == size ? (void *) &r64 : (void *) &r32, size, addr,
-                                       rkey, MCA_OSC_RDMA2_UCX->worker);
-    if (NULL != result) {
-        *result = 8 == size ? r64 : r32;
-    }
-    return ret;
-}
-
-int mca_osc_rdma2_ucx_atomic_post(ucp_ep_h ep, uint64_t value, uint64_t addr, ucp_rkey_h rkey)
-{
-    return mca_common_ompix_ucx_atomic_post(MCA_OSC_RDMA2_UCX, ep, value, addr, rkey);
-}
-
-/* Compare-and-swap: *swap_result holds the value to store and returns the
- * old one (the store happened if that equals compare). */
-int mca_osc_rdma2_ucx_cswap(ucp_ep_h ep, uint64_t compare, uint64_t *swap_result, size_t size,
-                            uint64_t addr, ucp_rkey_h rkey)
-{
-    uint64_t r64 = 0;
-    uint32_t r32 = 0;
-    int ret;
-
-    ret = opal_common_ucx_atomic_cswap(ep, compare, *swap_result,
-                                       8 == size ? (void *) &r64 : (void *) &r32, size, addr,
-                                       rkey, MCA_OSC_RDMA2_UCX->worker);
-    *swap_result = 8 == size ? r64 : r32;
     return ret;
 }
 

@@ -21,6 +21,7 @@
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_passive.h"
+#include "osc_rdma2_path_ucx.h"
 #include "osc_rdma2_active.h"
 #include "osc_rdma2_dynamic.h"
 #include "osc_rdma2_request.h"
@@ -347,10 +348,10 @@ static int mca_osc_rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
         /* Probe one neighbour (the same transports serve all same-node
          * peers) and rank 0, whose state block holds the fence meeting line. */
         ret = mca_osc_rdma2_peer(module, (module->my_rank + 1) % module->size_comm, &peer);
-        direct = OMPI_SUCCESS == ret && NULL != peer->state_ptr;
+        direct = OMPI_SUCCESS == ret && NULL != peer->state.ptr;
         if (direct) {
             ret = mca_osc_rdma2_peer(module, 0, &peer);
-            direct = OMPI_SUCCESS == ret && NULL != peer->state_ptr;
+            direct = OMPI_SUCCESS == ret && NULL != peer->state.ptr;
         }
     }
     ret = comm->c_coll->coll_allreduce(MPI_IN_PLACE, &direct, 1, MPI_INT, MPI_LAND, comm,
@@ -359,7 +360,7 @@ static int mca_osc_rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
     if (OMPI_SUCCESS == ret && direct && module->size_comm <= MCA_OSC_RDMA2_FENCE_MEET_MAX) {
         ret = mca_osc_rdma2_peer(module, 0, &peer);
         if (OMPI_SUCCESS == ret) {
-            module->fence_meet = peer->state_ptr->fence_meet;
+            module->fence_meet = ((mca_osc_rdma2_state_t *) peer->state.ptr)->fence_meet;
         }
     }
     return ret;
@@ -426,15 +427,9 @@ static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
 
     if (NULL != module->peers) {
         for (i = 0; i < module->size_comm; ++i) {
-            mca_osc_rdma2_peer_t *peer = module->peers[i];
-            if (NULL == peer) {
-                continue;
+            if (NULL != module->peers[i]) {
+                mca_osc_rdma2_peer_release(module->peers[i]);
             }
-            mca_osc_rdma2_dyn_release_peer(peer);
-            if (NULL != peer->win_rkey) ucp_rkey_destroy(peer->win_rkey);
-            if (NULL != peer->state_rkey) ucp_rkey_destroy(peer->state_rkey);
-            if (NULL != peer->pstate_rkey) ucp_rkey_destroy(peer->pstate_rkey);
-            free(peer);
         }
         free(module->peers);
     }
