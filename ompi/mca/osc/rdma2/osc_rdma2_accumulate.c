@@ -29,6 +29,7 @@
 
 #include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_comm.h"
+#include "osc_rdma2_completion.h"
 #include "osc_rdma2_passive.h"
 #include "osc_rdma2_path_mapped.h"
 
@@ -190,9 +191,9 @@ mca_osc_rdma2_elem_update(const mca_osc_rdma2_acc_t *acc, uint64_t ra, const voi
 /* Lock path on one contiguous run of elements (misaligned chunk)          */
 
 /* Our update must land before the accumulate lock is seen free. */
-static int mca_osc_rdma2_before_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_before_unlock(mca_osc_rdma2_peer_t *peer)
 {
-    return mca_osc_rdma2_complete_before_release(module, peer, peer->pstate.path->ucx);
+    return mca_osc_rdma2_complete_before_release(peer, peer->pstate.path->ucx);
 }
 
 static int mca_osc_rdma2_run_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len,
@@ -209,7 +210,7 @@ static int mca_osc_rdma2_run_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
     if (OMPI_SUCCESS == ret) {
         ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tmp, (int) len, MPI_BYTE, ra, (int) len,
                                  MPI_BYTE);
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(acc->module, peer);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
         if (NULL != old) memcpy(old, tmp, len);
         if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
             if (mca_osc_rdma2_is_replace(acc->op)) {
@@ -219,9 +220,9 @@ static int mca_osc_rdma2_run_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
             }
             ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tmp, (int) len, MPI_BYTE, ra,
                                      (int) len, MPI_BYTE);
-            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(acc->module, peer);
+            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
         }
-        int ret2 = mca_osc_rdma2_acc_unlock(acc->module, peer);
+        int ret2 = mca_osc_rdma2_acc_unlock(peer);
         ret = OMPI_SUCCESS != ret ? ret : ret2;
     }
     if (tmp != stackbuf) free(tmp);
@@ -342,15 +343,15 @@ static int mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t radd
         if (OMPI_SUCCESS == ret) {
             ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tp, tcount, tdt, raddr, tcount, tdt);
         }
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(acc->module, peer);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
         if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
         if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
             ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tp, tcount, tdt, raddr, tcount, tdt);
-            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(acc->module, peer);
+            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
         }
         free(span);
     }
-    ret2 = mca_osc_rdma2_acc_unlock(acc->module, peer);
+    ret2 = mca_osc_rdma2_acc_unlock(peer);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
@@ -567,7 +568,6 @@ mca_osc_rdma2_cas_word(const mca_osc_rdma2_acc_t *acc, uint64_t ra, const void *
 static int mca_osc_rdma2_cas_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
                                     const void *origin, const void *compare, void *result)
 {
-    mca_osc_rdma2_module_t *module = acc->module;
     mca_osc_rdma2_peer_t *peer = acc->peer;
     int ret, ret2;
 
@@ -575,13 +575,13 @@ static int mca_osc_rdma2_cas_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
     if (OMPI_SUCCESS != ret) return ret;
     ret = mca_osc_rdma2_xfer(peer, acc->mem, false, result, (int) acc->esize, MPI_BYTE, ra,
                              (int) acc->esize, MPI_BYTE);
-    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(module, peer);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
     if (OMPI_SUCCESS == ret && 0 == memcmp(result, compare, acc->esize)) {
         ret = mca_osc_rdma2_xfer(peer, acc->mem, true, (void *) origin, (int) acc->esize,
                                  MPI_BYTE, ra, (int) acc->esize, MPI_BYTE);
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(module, peer);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
     }
-    ret2 = mca_osc_rdma2_acc_unlock(module, peer);
+    ret2 = mca_osc_rdma2_acc_unlock(peer);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 

@@ -16,7 +16,6 @@ int mca_osc_rdma2_complete(struct ompi_win_t *win);
 int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t *win);
 int mca_osc_rdma2_wait(struct ompi_win_t *win);
 int mca_osc_rdma2_test(struct ompi_win_t *win, int *flag);
-void mca_osc_rdma2_group_cache_clear(mca_osc_rdma2_group_cache_t *cache);
 
 END_C_DECLS
 

@@ -22,15 +22,7 @@
 /* Access rules: an operation needs an epoch that covers its target. */
 int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target)
 {
-    mca_osc_rdma2_peer_t *peer = module->peers[target];
-
-    if (module->fence_active || module->lock_all) {
-        return OMPI_SUCCESS;
-    }
-    if (NULL != peer && (MCA_OSC_RDMA2_LOCK_NONE != peer->lock_type || peer->starts_open)) {
-        return OMPI_SUCCESS;
-    }
-    return OMPI_ERR_RMA_SYNC;
+    return mca_osc_rdma2_sync_covers(&module->sync, target) ? OMPI_SUCCESS : OMPI_ERR_RMA_SYNC;
 }
 
 int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,

@@ -25,6 +25,7 @@
 
 #include "osc_rdma2_dynamic.h"
 #include "osc_rdma2_overlap.h"
+#include "osc_rdma2_completion.h"
 #include "osc_rdma2_passive.h"
 
 size_t mca_osc_rdma2_dyn_table_size(void)
@@ -199,7 +200,7 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
             continue;
         }
         /* Operations still in flight may use the keys we are dropping. */
-        ret = mca_osc_rdma2_complete_peer(module, peer);
+        ret = mca_osc_rdma2_complete_peer(peer);
         if (OMPI_SUCCESS != ret) return ret;
         mca_osc_rdma2_cache_drop_keys(c);
         c->gen = 1;

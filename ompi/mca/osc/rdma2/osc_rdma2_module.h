@@ -16,6 +16,7 @@
 
 #include "osc_rdma2_component.h"
 #include "osc_rdma2_state.h"
+#include "osc_rdma2_sync.h"
 
 BEGIN_C_DECLS
 
@@ -37,13 +38,6 @@ typedef struct mca_osc_rdma2_wire_t {
     uint16_t pstate_rkey_len;
     int32_t pid;                    /* for cross-memory attach on one node */
 } mca_osc_rdma2_wire_t;
-
-/* A group's ranks in the window's communicator, kept while the same group
- * is used again (PSCW epochs usually repeat their groups). */
-typedef struct mca_osc_rdma2_group_cache_t {
-    ompi_group_t *group;            /* retained */
-    int *ranks;
-} mca_osc_rdma2_group_cache_t;
 
 /* How accumulate-family operations are made atomic in one window. */
 enum {
@@ -82,27 +76,8 @@ typedef struct mca_osc_rdma2_module_t {
     bool acc_ordering_none;
     bool same_op_no_op;
 
-    /* epochs */
-    bool fence_active;              /* inside a fence epoch (not NOSUCCEED) */
-    bool lock_all;                  /* lock_all held */
-    bool lock_all_nocheck;
-    volatile int32_t num_locks;     /* per-target locks held (threads may lock different targets) */
-    bool ucx_pending_any;           /* some UCX op not yet flushed */
-    bool posts_pending;             /* state adds posted through UCX since creation */
-
-    uint64_t fence_epoch;           /* fences entered */
+    mca_osc_rdma2_sync_t sync;      /* epochs and pending completion */
     volatile uint64_t *fence_meet;  /* rank 0's meeting line, or NULL (dissemination) */
-
-    /* PSCW */
-    mca_osc_rdma2_group_cache_t post_cache; /* rank translation of the last groups */
-    mca_osc_rdma2_group_cache_t start_cache;
-    ompi_group_t *start_group;
-    int *start_ranks;               /* ranks (in comm) of the start group */
-    int start_count;
-    ompi_group_t *post_group;
-    int post_count;
-    uint64_t complete_expected;     /* completes needed to end the current exposure epoch */
-
 } mca_osc_rdma2_module_t;
 
 #define MCA_OSC_RDMA2_MODULE(win) ((mca_osc_rdma2_module_t *) (win)->w_osc_module)

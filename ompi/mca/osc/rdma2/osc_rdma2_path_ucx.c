@@ -14,19 +14,12 @@
 #include <string.h>
 
 #include "osc_rdma2_component.h"
-#include "osc_rdma2_passive.h"
+#include "osc_rdma2_completion.h"
 #include "osc_rdma2_path_ucx.h"
 #include "osc_rdma2_peer.h"
 #include "osc_rdma2_request.h"
 
 #define MCA_OSC_RDMA2_WORKER (MCA_OSC_RDMA2_UCX->worker)
-
-/* Operations the next flush must complete. */
-static inline void mca_osc_rdma2_ucx_issued(mca_osc_rdma2_peer_t *peer)
-{
-    peer->ucx_pending = true;
-    peer->module->ucx_pending_any = true;
-}
 
 static int mca_osc_rdma2_ucx_rma(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
                                  mca_osc_rdma2_request_t *req, bool is_put, void *local,
@@ -45,7 +38,7 @@ static int mca_osc_rdma2_ucx_rma(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2
     }
     sp = is_put ? ucp_put_nbx(peer->ep, local, len, raddr, mem->rkey, &param)
                 : ucp_get_nbx(peer->ep, local, len, raddr, mem->rkey, &param);
-    mca_osc_rdma2_ucx_issued(peer);
+    mca_osc_rdma2_completion_issued(peer);
     if (NULL != req) {
         if (UCS_PTR_IS_PTR(sp)) {
             return OMPI_SUCCESS;            /* the callback frees it */
@@ -173,7 +166,7 @@ static int mca_osc_rdma2_ucx_state_post(mca_osc_rdma2_peer_t *peer,
 {
     /* Not complete at the target yet: MPI_Win_free waits for it, or it
      * could land on freed memory.  Flushes need not (no answer is due). */
-    peer->module->posts_pending = true;
+    peer->module->sync.posts_pending = true;
     return mca_common_ompix_ucx_atomic_post(MCA_OSC_RDMA2_UCX, peer->ep, value, mem->base + off,
                                             mem->rkey);
 }
@@ -203,8 +196,8 @@ static int mca_osc_rdma2_ucx_state_read(mca_osc_rdma2_peer_t *peer,
     memset(&param, 0, sizeof(param));
     ret = mca_common_ompix_ucx_release(ucp_get_nbx(peer->ep, buf, len, mem->base + off,
                                                    mem->rkey, &param));
-    mca_osc_rdma2_ucx_issued(peer);
-    return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(peer->module, peer) : ret;
+    mca_osc_rdma2_completion_issued(peer);
+    return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(peer) : ret;
 }
 
 const mca_osc_rdma2_state_path_t mca_osc_rdma2_state_path_ucx = {

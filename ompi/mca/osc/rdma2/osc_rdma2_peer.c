@@ -110,6 +110,7 @@ static mca_osc_rdma2_peer_t *mca_osc_rdma2_peer_new(mca_osc_rdma2_module_t *modu
 
     if (NULL != peer) {
         peer->module = module;
+        peer->sync = &module->sync.target[rank];
         peer->rank = rank;
         peer->win.base = w->base;
         peer->win.size = w->size;

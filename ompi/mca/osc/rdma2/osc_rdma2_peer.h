@@ -15,15 +15,9 @@ BEGIN_C_DECLS
 
 struct mca_osc_rdma2_dyn_cache_t;
 
-enum {
-    MCA_OSC_RDMA2_LOCK_NONE = 0,
-    MCA_OSC_RDMA2_LOCK_SHARED,
-    MCA_OSC_RDMA2_LOCK_EXCLUSIVE,
-    MCA_OSC_RDMA2_LOCK_NOCHECK
-};
-
 typedef struct mca_osc_rdma2_peer_t {
     mca_osc_rdma2_module_t *module;
+    mca_osc_rdma2_sync_target_t *sync; /* our synchronization state toward it (module->sync) */
     int rank;
     ucp_ep_h ep;                    /* NULL for self */
     int disp_unit;
@@ -33,11 +27,6 @@ typedef struct mca_osc_rdma2_peer_t {
                                      * osc_rdma2_dynamic.c) */
     mca_osc_rdma2_state_mem_t state;    /* its state block of this window */
     mca_osc_rdma2_state_mem_t pstate;   /* its process state block */
-    int lock_type;                  /* MCA_OSC_RDMA2_LOCK_* held by us */
-    bool ucx_pending;               /* UCX operations issued since the last flush */
-    bool release_waits;             /* the next release completes them (see passive.c) */
-    uint64_t starts;                /* PSCW access epochs started toward this target */
-    bool starts_open;               /* in the current PSCW access group */
     struct mca_osc_rdma2_dyn_cache_t *dyn; /* dynamic windows: cached region table */
 } mca_osc_rdma2_peer_t;
 

@@ -111,8 +111,7 @@ void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *us
 
 static bool mca_osc_rdma2_in_passive_epoch(mca_osc_rdma2_module_t *module, int target)
 {
-    mca_osc_rdma2_peer_t *peer = module->peers[target];
-    return module->lock_all || (NULL != peer && MCA_OSC_RDMA2_LOCK_NONE != peer->lock_type);
+    return mca_osc_rdma2_sync_passive(&module->sync, target);
 }
 
 static mca_osc_rdma2_request_t *mca_osc_rdma2_request_new(mca_osc_rdma2_module_t *module)

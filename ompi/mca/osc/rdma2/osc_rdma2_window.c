@@ -21,7 +21,7 @@
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_passive.h"
-#include "osc_rdma2_path_ucx.h"
+#include "osc_rdma2_completion.h"
 #include "osc_rdma2_active.h"
 #include "osc_rdma2_dynamic.h"
 #include "osc_rdma2_request.h"
@@ -443,8 +443,7 @@ static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
     }
     free(module->blob);
     free(module->blob_disps);
-    mca_osc_rdma2_group_cache_clear(&module->post_cache);
-    mca_osc_rdma2_group_cache_clear(&module->start_cache);
+    mca_osc_rdma2_sync_fini(&module->sync);
     if (NULL != module->comm) {
         ompi_comm_free(&module->comm);
     }
@@ -484,6 +483,7 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     /* A private communicator keeps our collectives (fence, free) apart
      * from the user's traffic on `comm`. */
     ret = ompi_comm_dup(comm, &module->comm);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_sync_init(&module->sync, module->size_comm);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_window(module, base, size);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_state(module);
     if (OMPI_SUCCESS == ret) {
@@ -530,14 +530,10 @@ int mca_osc_rdma2_free(struct ompi_win_t *win)
     ompi_communicator_t *comm = module->comm;
     int ret;
 
-    if (module->lock_all || module->num_locks > 0 || NULL != module->start_group ||
-        NULL != module->post_group) {
+    if (mca_osc_rdma2_sync_open(&module->sync) || NULL != module->sync.post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = mca_osc_rdma2_complete_all(module);
-    if (OMPI_SUCCESS == ret && module->posts_pending) {
-        ret = mca_osc_rdma2_ucx_flush_worker();
-    }
+    ret = mca_osc_rdma2_complete_window(module);
     /* Nobody may touch our memory or state after we unmap it. */
     if (OMPI_SUCCESS == ret) {
         ret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
