@@ -12,6 +12,7 @@
 
 #include "osc_rdma2_module.h"
 #include "osc_rdma2_overlap.h"
+#include "osc_rdma2_request.h"
 #include "osc_rdma2_api.h"
 
 static int mca_osc_rdma2_register(void);
@@ -155,12 +156,13 @@ static int mca_osc_rdma2_init(bool enable_progress_threads, bool enable_mpi_thre
     mca_osc_rdma2_component.num_modules = 0;
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.lock, opal_recursive_mutex_t);
     mca_osc_rdma2_overlap_init();
-    return OMPI_SUCCESS;
+    return mca_osc_rdma2_request_init();
 }
 
 static int mca_osc_rdma2_finalize(void)
 {
     mca_osc_rdma2_ucx_fini();
+    mca_osc_rdma2_request_fini();
     mca_osc_rdma2_overlap_fini();
     OBJ_DESTRUCT(&mca_osc_rdma2_component.lock);
     return OMPI_SUCCESS;

@@ -12,6 +12,8 @@
 
 #include <ucp/api/ucp.h>
 
+#include "opal/class/opal_free_list.h"
+#include "opal/class/opal_lifo.h"
 #include "opal/class/opal_list.h"
 #include "opal/threads/mutex.h"
 #include "opal/util/output.h"
@@ -51,6 +53,8 @@ typedef struct mca_osc_rdma2_component_t {
     void *pstate_rkey;              /* packed key of pstate */
     size_t pstate_rkey_len;
     opal_recursive_mutex_t lock;    /* component state, under MPI_THREAD_MULTIPLE */
+    opal_free_list_t requests;      /* of mca_osc_rdma2_request_t */
+    opal_lifo_t requests_done;      /* requests whose last piece finished (osc_rdma2_request.c) */
 } mca_osc_rdma2_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_osc_rdma2_component_t mca_osc_rdma2_component;

@@ -15,9 +15,10 @@
  *
  * UCX callbacks never complete the MPI request themselves: completing it
  * may run user-visible completion callbacks that call MPI and progress
- * the worker from inside UCX (Open MPI #13064).  The callback puts the
- * request on a done list; our progress callback, and every blocking
- * UCX wait of ours, complete the requests on it.
+ * the worker from inside UCX (Open MPI #13064).  The callback pushes the
+ * request on a done LIFO; our progress callback, and every blocking
+ * UCX wait of ours, complete the requests on it.  Requests come from the
+ * component's free list.
  */
 #include "ompi_config.h"
 
@@ -37,7 +38,7 @@ static int mca_osc_rdma2_request_free(struct ompi_request_t **req)
         mca_osc_rdma2_progress();   /* also when no window is left */
     }
     OMPI_REQUEST_FINI(*req);
-    OBJ_RELEASE(*req);
+    opal_free_list_return(&mca_osc_rdma2_component.requests, (opal_free_list_item_t *) *req);
     *req = MPI_REQUEST_NULL;
     return OMPI_SUCCESS;
 }
@@ -58,6 +59,25 @@ static void mca_osc_rdma2_request_construct(mca_osc_rdma2_request_t *req)
 
 OBJ_CLASS_INSTANCE(mca_osc_rdma2_request_t, ompi_request_t, mca_osc_rdma2_request_construct, NULL);
 
+/* Requests come from a free list, so that thousands in flight cost no
+ * allocation each.  Built when MPI starts (nothing allocated until the
+ * first request), released at finalize. */
+int mca_osc_rdma2_request_init(void)
+{
+    OBJ_CONSTRUCT(&mca_osc_rdma2_component.requests, opal_free_list_t);
+    OBJ_CONSTRUCT(&mca_osc_rdma2_component.requests_done, opal_lifo_t);
+    return opal_free_list_init(&mca_osc_rdma2_component.requests,
+                               sizeof(mca_osc_rdma2_request_t), opal_cache_line_size,
+                               OBJ_CLASS(mca_osc_rdma2_request_t), 0, opal_cache_line_size,
+                               0, -1, 32, NULL, 0, NULL, NULL, NULL);
+}
+
+void mca_osc_rdma2_request_fini(void)
+{
+    OBJ_DESTRUCT(&mca_osc_rdma2_component.requests_done);
+    OBJ_DESTRUCT(&mca_osc_rdma2_component.requests);
+}
+
 static void mca_osc_rdma2_request_done(mca_osc_rdma2_request_t *req)
 {
     req->super.req_status.MPI_ERROR = req->error;
@@ -65,33 +85,25 @@ static void mca_osc_rdma2_request_done(mca_osc_rdma2_request_t *req)
 }
 
 /* Pieces may finish on our progress thread even in a single-threaded
- * program, so the list takes a real lock (OPAL_THREAD_LOCK would not). */
-static mca_osc_rdma2_request_t *volatile mca_osc_rdma2_done_list = NULL;
-static opal_atomic_lock_t mca_osc_rdma2_done_lock = {.u = {.lock = OPAL_ATOMIC_LOCK_UNLOCKED}};
-
+ * program, so the done list always takes the atomic LIFO operations (the
+ * plain opal_lifo_push/pop are atomic only when opal_using_threads()). */
 static void mca_osc_rdma2_request_defer(mca_osc_rdma2_request_t *req)
 {
-    opal_atomic_lock(&mca_osc_rdma2_done_lock);
-    req->next = mca_osc_rdma2_done_list;
-    mca_osc_rdma2_done_list = req;
-    opal_atomic_unlock(&mca_osc_rdma2_done_lock);
+    opal_lifo_push_atomic(&mca_osc_rdma2_component.requests_done,
+                          &req->super.super.super);
 }
 
 int mca_osc_rdma2_request_drain(void)
 {
-    mca_osc_rdma2_request_t *list, *next;
+    opal_list_item_t *item;
     int n = 0;
 
-    if (NULL == mca_osc_rdma2_done_list) {
+    if (opal_lifo_is_empty(&mca_osc_rdma2_component.requests_done)) {
         return 0;
     }
-    opal_atomic_lock(&mca_osc_rdma2_done_lock);
-    list = mca_osc_rdma2_done_list;
-    mca_osc_rdma2_done_list = NULL;
-    opal_atomic_unlock(&mca_osc_rdma2_done_lock);
-    for (; NULL != list; list = next, ++n) {
-        next = list->next;
-        mca_osc_rdma2_request_done(list);
+    while (NULL != (item = opal_lifo_pop_atomic(&mca_osc_rdma2_component.requests_done))) {
+        mca_osc_rdma2_request_done((mca_osc_rdma2_request_t *) item);
+        ++n;
     }
     return n;
 }
@@ -116,7 +128,8 @@ static bool mca_osc_rdma2_in_passive_epoch(mca_osc_rdma2_module_t *module, int t
 
 static mca_osc_rdma2_request_t *mca_osc_rdma2_request_new(mca_osc_rdma2_module_t *module)
 {
-    mca_osc_rdma2_request_t *req = OBJ_NEW(mca_osc_rdma2_request_t);
+    mca_osc_rdma2_request_t *req =
+        (mca_osc_rdma2_request_t *) opal_free_list_get(&mca_osc_rdma2_component.requests);
 
     if (NULL != req) {
         OMPI_REQUEST_INIT(&req->super, false);

@@ -16,12 +16,13 @@
 BEGIN_C_DECLS
 
 /* Complete when every UCX piece's callback ran (`outstanding` starts at 1
- * for the issuing thread). */
+ * for the issuing thread).  From the component's free list; while its last
+ * piece's completion waits for progress it sits on the component's done
+ * LIFO (through the list item of its free-list item). */
 typedef struct mca_osc_rdma2_request_t {
     ompi_request_t super;
     volatile int32_t outstanding;
     int error;
-    struct mca_osc_rdma2_request_t *next;   /* on the done list */
 } mca_osc_rdma2_request_t;
 OBJ_CLASS_DECLARATION(mca_osc_rdma2_request_t);
 
@@ -44,6 +45,10 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
                                   int target, ptrdiff_t target_disp, int target_count,
                                   struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
                                   struct ompi_win_t *win, struct ompi_request_t **request);
+
+/* The component's request free list and done LIFO (component open/close). */
+int mca_osc_rdma2_request_init(void);
+void mca_osc_rdma2_request_fini(void);
 
 /* UCX completion callback of one piece of a request-based operation. */
 void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data);
