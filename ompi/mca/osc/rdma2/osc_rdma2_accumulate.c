@@ -15,8 +15,10 @@
  * Whether an element takes the element path depends only on its type,
  * its address, the window's mode and whether the target process has
  * lock-mode windows over element-mode memory (osc_rdma2_overlap.c), so
- * concurrent accumulates on one location always use the same mechanism.  The op itself is always Open
- * MPI's own (ompi_op_reduce), so results are exact for every type.
+ * concurrent accumulates on one location always use the same mechanism.
+ * The op itself is always Open MPI's own (ompi_op_reduce), so results are
+ * exact for every type.  Target memory is reached through its path
+ * (osc_rdma2_path.h); single elements to mapped targets take a fast path.
  */
 #include "ompi_config.h"
 
@@ -274,7 +276,8 @@ static int mca_osc_rdma2_element_path(const mca_osc_rdma2_acc_t *acc, uint64_t r
         cnt = MCA_OSC_RDMA2_IOV_BATCH;
         done = opal_convertor_raw(&conv, iov, &cnt, &size);
         for (i = 0; i < cnt && OMPI_SUCCESS == ret; ++i) {
-            ret = mca_osc_rdma2_run(acc, (uint64_t) (uintptr_t) iov[i].iov_base, iov[i].iov_len, idx);
+            ret = mca_osc_rdma2_run(acc, (uint64_t) (uintptr_t) iov[i].iov_base, iov[i].iov_len,
+                                    idx);
             idx += iov[i].iov_len;
         }
         if (0 == cnt) break;
@@ -288,8 +291,8 @@ static int mca_osc_rdma2_element_path(const mca_osc_rdma2_acc_t *acc, uint64_t r
 /* Lock path for a whole operation: typed copies, so padding and pair      */
 /* types are handled by the datatype engine.                               */
 
-static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int tcount, ompi_datatype_t *tdt,
-                           size_t n)
+static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int tcount,
+                                   ompi_datatype_t *tdt, size_t n)
 {
     size_t span;
     ptrdiff_t lb, extent;
@@ -360,8 +363,8 @@ static int mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t radd
 
 /* A contiguous array of `n` prim elements holding (count, dt) data: the
  * user's buffer itself when already laid out that way. */
-static int mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt, ompi_datatype_t *prim,
-                      size_t n, char **out, char **to_free)
+static int mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt,
+                              ompi_datatype_t *prim, size_t n, char **out, char **to_free)
 {
     ptrdiff_t lb, extent, plb, pextent;
     size_t size, psize;
@@ -384,8 +387,8 @@ static int mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt, o
  * it is a plain contiguous array of them, else a small stack buffer or a
  * heap one (unpacked into the result afterwards). */
 static int mca_osc_rdma2_result_buffer(void *result, int rcount, ompi_datatype_t *rdt,
-                               ompi_datatype_t *prim, size_t n, char *stackbuf, size_t stacklen,
-                               char **rbuf, char **to_free, bool *direct)
+                                       ompi_datatype_t *prim, size_t n, char *stackbuf,
+                                       size_t stacklen, char **rbuf, char **to_free, bool *direct)
 {
     ptrdiff_t lb, extent, plb, pextent;
     size_t psize;

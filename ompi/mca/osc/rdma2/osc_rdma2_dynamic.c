@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "opal/runtime/opal_progress.h"
+#include "opal/util/proc.h"
+#include "opal/util/show_help.h"
 #include "opal/sys/atomic.h"
 
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
@@ -63,8 +65,9 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
         return OMPI_ERR_RMA_FLAVOR;
     }
     if (n >= (size_t) mca_osc_rdma2_component.max_attach) {
-        opal_output(0, "osc/rdma2: MPI_Win_attach: more than %d regions attached "
-                    "(raise osc_rdma2_max_attach)", mca_osc_rdma2_component.max_attach);
+        opal_show_help("help-osc-rdma2.txt", "attach-limit", true,
+                       mca_osc_rdma2_component.max_attach, win->w_name,
+                       opal_process_info.nodename);
         return OMPI_ERR_RMA_ATTACH;
     }
     if (len > 0) {
@@ -205,7 +208,8 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
         mca_osc_rdma2_cache_drop_keys(c);
         c->gen = 1;
         ret = peer->state.path->read(peer, &peer->state,
-                                     module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, count),
+                                     module->dyn_offset +
+                                         offsetof(mca_osc_rdma2_regions_t, count),
                                      &count, sizeof(count));
         if (OMPI_SUCCESS == ret && count > (uint64_t) mca_osc_rdma2_component.max_attach) {
             ret = mca_osc_rdma2_read_gen(module, peer, &g2);
@@ -213,10 +217,9 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
                 continue;       /* torn read */
             }
             /* Not torn: the target allows more regions than we can hold. */
-            opal_output(0, "osc/rdma2: rank %d has %llu regions attached to a dynamic window, "
-                           "more than osc_rdma2_max_attach (%d) of this process: give every "
-                           "process the same value", peer->rank, (unsigned long long) count,
-                        mca_osc_rdma2_component.max_attach);
+            opal_show_help("help-osc-rdma2.txt", "max-attach-mismatch", true, peer->rank,
+                           module->win->w_name, (unsigned long long) count,
+                           mca_osc_rdma2_component.max_attach, opal_process_info.nodename);
             return OMPI_SUCCESS != ret ? ret : OMPI_ERR_BAD_PARAM;
         }
         if (OMPI_SUCCESS == ret && count > 0) {

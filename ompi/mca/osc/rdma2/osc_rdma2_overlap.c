@@ -62,7 +62,8 @@ void mca_osc_rdma2_overlap_remove_element(mca_osc_rdma2_module_t *module)
     mca_osc_rdma2_range_t *r, *next;
 
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
-    OPAL_LIST_FOREACH_SAFE (r, next, &mca_osc_rdma2_component.element_ranges, mca_osc_rdma2_range_t) {
+    OPAL_LIST_FOREACH_SAFE (r, next, &mca_osc_rdma2_component.element_ranges,
+                            mca_osc_rdma2_range_t) {
         if (r->module == module) {
             opal_list_remove_item(&mca_osc_rdma2_component.element_ranges, &r->super);
             OBJ_RELEASE(r);
@@ -81,8 +82,8 @@ void mca_osc_rdma2_overlap_claim(const void *base, size_t len)
     OPAL_LIST_FOREACH (r, &mca_osc_rdma2_component.element_ranges, mca_osc_rdma2_range_t) {
         if (b < r->base + r->len && r->base < b + len && 0 == r->module->state->mixed) {
             mca_common_ompix_atomic_store_seq_64(&r->module->state->mixed, 1);
-            MCA_OSC_RDMA2_VERBOSE(10, "memory at %p overlaps window %s: its accumulates to this rank "
-                          "take the lock", base, r->module->win->w_name);
+            MCA_OSC_RDMA2_VERBOSE(10, "memory at %p overlaps window %s: its accumulates to this "
+                                  "rank take the lock", base, r->module->win->w_name);
         }
     }
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);

@@ -143,7 +143,7 @@ static mca_osc_rdma2_request_t *mca_osc_rdma2_request_new(mca_osc_rdma2_module_t
 
 /* Drops the issuer's hold; the request completes now or in a callback. */
 static int mca_osc_rdma2_request_issued(mca_osc_rdma2_request_t *req, int ret,
-                                struct ompi_request_t **request)
+                                        struct ompi_request_t **request)
 {
     if (OMPI_SUCCESS != ret) {
         req->error = MPI_ERR_OTHER;
@@ -162,9 +162,10 @@ static int mca_osc_rdma2_request_issued(mca_osc_rdma2_request_t *req, int ret,
 }
 
 static int mca_osc_rdma2_rput_rget(bool is_put, void *origin_addr, int origin_count,
-                           struct ompi_datatype_t *origin_dt, int target, ptrdiff_t target_disp,
-                           int target_count, struct ompi_datatype_t *target_dt,
-                           struct ompi_win_t *win, struct ompi_request_t **request)
+                                   struct ompi_datatype_t *origin_dt, int target,
+                                   ptrdiff_t target_disp, int target_count,
+                                   struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
+                                   struct ompi_request_t **request)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_request_t *req;
@@ -184,7 +185,7 @@ int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_da
                        struct ompi_request_t **request)
 {
     return mca_osc_rdma2_rput_rget(true, (void *) origin_addr, origin_count, origin_dt, target,
-                           target_disp, target_count, target_dt, win, request);
+                                   target_disp, target_count, target_dt, win, request);
 }
 
 int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
@@ -193,12 +194,12 @@ int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype
                        struct ompi_request_t **request)
 {
     return mca_osc_rdma2_rput_rget(false, origin_addr, origin_count, origin_dt, target, target_disp,
-                           target_count, target_dt, win, request);
+                                   target_count, target_dt, win, request);
 }
 
 /* Accumulates complete before they return: hand back a done request. */
 static int mca_osc_rdma2_completed_request(mca_osc_rdma2_module_t *module, int ret,
-                                   struct ompi_request_t **request)
+                                           struct ompi_request_t **request)
 {
     mca_osc_rdma2_request_t *req;
 
@@ -215,12 +216,12 @@ int mca_osc_rdma2_raccumulate(const void *origin_addr, int origin_count,
                               struct ompi_request_t **request)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    int ret;
+
     if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    return mca_osc_rdma2_completed_request(module,
-                                   mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_dt,
-                                                            target, target_disp, target_count,
-                                                            target_dt, op, win),
-                                   request);
+    ret = mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_dt, target, target_disp,
+                                   target_count, target_dt, op, win);
+    return mca_osc_rdma2_completed_request(module, ret, request);
 }
 
 int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
@@ -231,12 +232,11 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
                                   struct ompi_win_t *win, struct ompi_request_t **request)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    int ret;
+
     if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    return mca_osc_rdma2_completed_request(module,
-                                   mca_osc_rdma2_get_accumulate(origin_addr, origin_count,
-                                                                origin_dt, result_addr,
-                                                                result_count, result_dt, target,
-                                                                target_disp, target_count,
-                                                                target_dt, op, win),
-                                   request);
+    ret = mca_osc_rdma2_get_accumulate(origin_addr, origin_count, origin_dt, result_addr,
+                                       result_count, result_dt, target, target_disp,
+                                       target_count, target_dt, op, win);
+    return mca_osc_rdma2_completed_request(module, ret, request);
 }

@@ -39,8 +39,8 @@ static int mca_osc_rdma2_create_pstate(void)
     void *base = NULL;
     int ret;
 
-    ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, sizeof(mca_osc_rdma2_pstate_t), true,
-                                       &c->pstate_memh, &base);
+    ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, sizeof(mca_osc_rdma2_pstate_t),
+                                       true, &c->pstate_memh, &base);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
@@ -130,7 +130,8 @@ int mca_osc_rdma2_thread_start(void)
     if (c->thread_polls) {
         return OMPI_SUCCESS;
     }
-    ret = mca_common_ompix_thread_add(mca_osc_rdma2_thread_poll, NULL, (unsigned) c->thread_max_sleep);
+    ret = mca_common_ompix_thread_add(mca_osc_rdma2_thread_poll, NULL,
+                                      (unsigned) c->thread_max_sleep);
     c->thread_polls = OMPI_SUCCESS == ret;
     MCA_OSC_RDMA2_VERBOSE(10, "progress thread polls our worker");
     return ret;
