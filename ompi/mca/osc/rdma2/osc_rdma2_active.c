@@ -164,7 +164,7 @@ int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t
         ret = mca_osc_rdma2_peer(module, ranks[i], &peer);
         if (OMPI_SUCCESS == ret) {
             ret = mca_osc_rdma2_posted_add(peer, &peer->state,
-                                           MCA_OSC_RDMA2_WORD(posted) +
+                                           module->layout.posted +
                                                module->my_rank * sizeof(uint64_t), 1);
         }
     }
@@ -195,7 +195,7 @@ int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_
         t = &sync->target[ranks[i]];
         if (!(assert & MPI_MODE_NOCHECK)) {
             /* posted[] is written by the targets into our own state block. */
-            mca_osc_rdma2_wait_ge(module, &module->state->posted[ranks[i]], ++t->starts);
+            mca_osc_rdma2_wait_ge(module, &module->posted[ranks[i]], ++t->starts);
         }
         t->access = MCA_OSC_RDMA2_ACCESS_PSCW;
     }

@@ -1,8 +1,9 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Component: MCA parameters, query (which windows we serve), select (hands
- * over to osc_rdma2_window.c), finalize, and the module's function table.
+ * Component: MCA parameters, open/close (help files, the registry entry MPI
+ * extensions find), init/finalize (request free list, UCX tear-down),
+ * query (which windows we serve; select hands over to osc_rdma2_window.c).
  */
 #include "ompi_config.h"
 

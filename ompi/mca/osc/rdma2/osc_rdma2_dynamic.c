@@ -30,12 +30,6 @@
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_passive.h"
 
-size_t mca_osc_rdma2_dyn_table_size(void)
-{
-    return sizeof(mca_osc_rdma2_regions_t) +
-           (size_t) mca_osc_rdma2_component.max_attach * sizeof(mca_osc_rdma2_region_t);
-}
-
 /* ---------------------------------------------------------------------- */
 /* Target side                                                             */
 
@@ -185,7 +179,7 @@ static int mca_osc_rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_
                                   uint64_t *gen)
 {
     return peer->state.path->load(peer, &peer->state,
-                                  module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, gen),
+                                  module->layout.regions + offsetof(mca_osc_rdma2_regions_t, gen),
                                   gen);
 }
 
@@ -208,7 +202,7 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
         mca_osc_rdma2_cache_drop_keys(c);
         c->gen = 1;
         ret = peer->state.path->read(peer, &peer->state,
-                                     module->dyn_offset +
+                                     module->layout.regions +
                                          offsetof(mca_osc_rdma2_regions_t, count),
                                      &count, sizeof(count));
         if (OMPI_SUCCESS == ret && count > (uint64_t) mca_osc_rdma2_component.max_attach) {
@@ -224,7 +218,7 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
         }
         if (OMPI_SUCCESS == ret && count > 0) {
             ret = peer->state.path->read(peer, &peer->state,
-                                         module->dyn_offset +
+                                         module->layout.regions +
                                              offsetof(mca_osc_rdma2_regions_t, region),
                                          c->region, count * sizeof(mca_osc_rdma2_region_t));
         }

@@ -20,7 +20,6 @@ typedef struct mca_osc_rdma2_dyn_cache_t {
                                      * (path NULL until then) */
 } mca_osc_rdma2_dyn_cache_t;
 
-size_t mca_osc_rdma2_dyn_table_size(void);
 int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len);
 int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base);
 void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module);

@@ -41,8 +41,8 @@ typedef struct mca_osc_rdma2_wire_t {
 
 /* How accumulate-family operations are made atomic in one window. */
 enum {
-    MCA_OSC_RDMA2_ACC_ELEMENT = 0,  /* element-wise CPU/UCX atomics (CAS loops), lock for wide types */
-    MCA_OSC_RDMA2_ACC_LOCK = 1,     /* every accumulate takes the target's process accumulate lock */
+    MCA_OSC_RDMA2_ACC_ELEMENT = 0,  /* element-wise atomics (CAS loops), the lock for wide types */
+    MCA_OSC_RDMA2_ACC_LOCK = 1,     /* every accumulate takes the target process's lock */
 };
 
 typedef struct mca_osc_rdma2_module_t {
@@ -58,10 +58,11 @@ typedef struct mca_osc_rdma2_module_t {
 
     ucp_mem_h win_memh;             /* NULL for size 0 */
     ucp_mem_h state_memh;
-    mca_osc_rdma2_state_t *state;
+    mca_osc_rdma2_state_layout_t layout;   /* of every rank's state block */
+    mca_osc_rdma2_state_t *state;   /* our state block: its fixed words */
+    volatile uint64_t *posted;      /* its posted[p] */
 
     /* dynamic windows: our attached regions (table in the state block) */
-    size_t dyn_offset;              /* of the region table in every state block */
     mca_osc_rdma2_regions_t *regions;
     ucp_mem_h *region_memh;         /* per table entry */
 

@@ -3,8 +3,9 @@
  *
  * Window creation and destruction: memory (UCX-allocated for
  * MPI_Win_allocate, registered for MPI_Win_create), the per-window state
- * block, the one exchange of addresses and keys, the choice of the
- * accumulate atomicity mechanism, info keys, and MPI_Win_free.
+ * block (laid out by osc_rdma2_state.c), the one exchange of addresses and
+ * keys, the choice of the accumulate atomicity mechanism, info keys, the
+ * module's function table, and MPI_Win_free.
  */
 #include "ompi_config.h"
 
@@ -133,26 +134,28 @@ static int mca_osc_rdma2_map_window(mca_osc_rdma2_module_t *module, void **base,
                                         &module->base);
 }
 
+/* The state block, laid out alike on every rank and zeroed. */
 static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
 {
-    size_t len = sizeof(mca_osc_rdma2_state_t) + module->size_comm * sizeof(uint64_t);
-    void *base = NULL;
+    mca_osc_rdma2_state_layout_t *layout = &module->layout;
+    bool dynamic = MPI_WIN_FLAVOR_DYNAMIC == module->flavor;
+    char *base = NULL;
     int ret;
 
-    if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
-        /* The region table follows posted[], at the same offset everywhere. */
-        module->dyn_offset = (len + 63) & ~(size_t) 63;
-        len = module->dyn_offset + mca_osc_rdma2_dyn_table_size();
+    mca_osc_rdma2_state_layout(layout, module->size_comm, dynamic,
+                               mca_osc_rdma2_component.max_attach);
+    if (dynamic) {
         module->region_memh = calloc(mca_osc_rdma2_component.max_attach, sizeof(ucp_mem_h));
         if (NULL == module->region_memh) return OMPI_ERR_OUT_OF_RESOURCE;
     }
-
-    ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, len, true, &module->state_memh, &base);
+    ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, layout->size, true,
+                                       &module->state_memh, (void **) &base);
     if (OMPI_SUCCESS == ret) {
-        memset(base, 0, len);
+        memset(base, 0, layout->size);
         module->state = (mca_osc_rdma2_state_t *) base;
-        if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
-            module->regions = (mca_osc_rdma2_regions_t *) ((char *) base + module->dyn_offset);
+        module->posted = (volatile uint64_t *) (base + layout->posted);
+        if (dynamic) {
+            module->regions = (mca_osc_rdma2_regions_t *) (base + layout->regions);
         }
     }
     return ret;
@@ -200,7 +203,8 @@ static void mca_osc_rdma2_keys_release(mca_osc_rdma2_keys_t *k)
     }
 }
 
-static int mca_osc_rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr, mca_osc_rdma2_keys_t *k)
+static int mca_osc_rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr,
+                                   mca_osc_rdma2_keys_t *k)
 {
     int ret = OMPI_SUCCESS;
 
@@ -219,8 +223,8 @@ static int mca_osc_rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr
     return ret;
 }
 
-static int mca_osc_rdma2_build_wire(mca_osc_rdma2_module_t *module, const mca_osc_rdma2_keys_t *k, char **out,
-                            int *out_len)
+static int mca_osc_rdma2_build_wire(mca_osc_rdma2_module_t *module,
+                                    const mca_osc_rdma2_keys_t *k, char **out, int *out_len)
 {
     mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
     mca_osc_rdma2_wire_t w;
@@ -294,8 +298,9 @@ static int mca_osc_rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
         if (i == module->my_rank) {
             continue;
         }
-        ret = mca_common_ompix_ucx_proc_set_address(MCA_OSC_RDMA2_UCX, ompi_comm_peer_lookup(module->comm, i), w + 1,
-                                             w->address_len);
+        ret = mca_common_ompix_ucx_proc_set_address(MCA_OSC_RDMA2_UCX,
+                                                    ompi_comm_peer_lookup(module->comm, i), w + 1,
+                                                    w->address_len);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
@@ -502,7 +507,8 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_overlap_add_element(module);
     /* Lock mode means some peer reaches us through UCX (the choice is
      * collective, so every rank of the window starts the thread). */
-    if (OMPI_SUCCESS == ret && mca_osc_rdma2_thread_wanted(MCA_OSC_RDMA2_ACC_LOCK == module->acc_mode)) {
+    if (OMPI_SUCCESS == ret &&
+        mca_osc_rdma2_thread_wanted(MCA_OSC_RDMA2_ACC_LOCK == module->acc_mode)) {
         OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
         ret = mca_osc_rdma2_thread_start();
         OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
@@ -518,9 +524,10 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     ompi_win_set_name(win, name);
     mca_osc_rdma2_subscribe_info(win);
     MCA_OSC_RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,
-                  MPI_WIN_FLAVOR_ALLOCATE == flavor ? "allocated"
-                  : MPI_WIN_FLAVOR_DYNAMIC == flavor ? "dynamic" : "created", size,
-                  MCA_OSC_RDMA2_ACC_ELEMENT == module->acc_mode ? "element atomics" : "target lock");
+                          MPI_WIN_FLAVOR_ALLOCATE == flavor  ? "allocated"
+                          : MPI_WIN_FLAVOR_DYNAMIC == flavor ? "dynamic" : "created",
+                          size, MCA_OSC_RDMA2_ACC_ELEMENT == module->acc_mode ? "element atomics"
+                                                                              : "target lock");
     return OMPI_SUCCESS;
 }
 
