@@ -31,10 +31,11 @@ static inline char *mca_osc_rdma2_mapped_addr(const mca_osc_rdma2_win_mem_t *mem
     return mem->ptr + (raddr - mem->base);
 }
 
-static inline int mca_osc_rdma2_mapped_fetch_op(struct mca_osc_rdma2_peer_t *peer,
-                                                const mca_osc_rdma2_win_mem_t *mem,
-                                                mca_common_ompix_atomic_op_t op, uint64_t value,
-                                                uint64_t *old, size_t wsize, uint64_t raddr)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_mapped_fetch_op(struct mca_osc_rdma2_peer_t *peer,
+                              const mca_osc_rdma2_win_mem_t *mem,
+                              mca_common_ompix_atomic_op_t op, uint64_t value,
+                              uint64_t *old, size_t wsize, uint64_t raddr)
 {
     volatile void *w = mca_osc_rdma2_mapped_addr(mem, raddr);
 
@@ -45,9 +46,10 @@ static inline int mca_osc_rdma2_mapped_fetch_op(struct mca_osc_rdma2_peer_t *pee
     return OMPI_SUCCESS;
 }
 
-static inline int mca_osc_rdma2_mapped_load(struct mca_osc_rdma2_peer_t *peer,
-                                            const mca_osc_rdma2_win_mem_t *mem, uint64_t *value,
-                                            size_t wsize, uint64_t raddr)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_mapped_load(struct mca_osc_rdma2_peer_t *peer,
+                          const mca_osc_rdma2_win_mem_t *mem, uint64_t *value,
+                          size_t wsize, uint64_t raddr)
 {
     volatile void *w = mca_osc_rdma2_mapped_addr(mem, raddr);
 
@@ -57,10 +59,11 @@ static inline int mca_osc_rdma2_mapped_load(struct mca_osc_rdma2_peer_t *peer,
     return OMPI_SUCCESS;
 }
 
-static inline int mca_osc_rdma2_mapped_cswap(struct mca_osc_rdma2_peer_t *peer,
-                                             const mca_osc_rdma2_win_mem_t *mem,
-                                             uint64_t compare, uint64_t swap, uint64_t *old,
-                                             size_t wsize, uint64_t raddr)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_mapped_cswap(struct mca_osc_rdma2_peer_t *peer,
+                           const mca_osc_rdma2_win_mem_t *mem,
+                           uint64_t compare, uint64_t swap, uint64_t *old,
+                           size_t wsize, uint64_t raddr)
 {
     volatile void *w = mca_osc_rdma2_mapped_addr(mem, raddr);
 
