@@ -93,10 +93,11 @@ static inline mca_osc_rdma2_sync_type_t mca_osc_rdma2_sync_type(const mca_osc_rd
     return sync->fence ? MCA_OSC_RDMA2_SYNC_FENCE : MCA_OSC_RDMA2_SYNC_NONE;
 }
 
-/* A lock, lock_all or PSCW access epoch is open. */
+/* A lock, lock_all or PSCW access epoch is open (they follow FENCE in
+ * mca_osc_rdma2_sync_type_t). */
 static inline bool mca_osc_rdma2_sync_open(const mca_osc_rdma2_sync_t *sync)
 {
-    return MCA_OSC_RDMA2_SYNC_NONE != sync->type || sync->num_locks > 0;
+    return mca_osc_rdma2_sync_type(sync) > MCA_OSC_RDMA2_SYNC_FENCE;
 }
 
 static inline bool mca_osc_rdma2_sync_locked(const mca_osc_rdma2_sync_t *sync, int target)
