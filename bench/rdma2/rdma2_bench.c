@@ -10,10 +10,12 @@
  * measuring another component.  Every metric also checks the data it moved,
  * so a component that is fast because it is wrong does not get a number.
  *
- *   rdma2_bench allocate|shared METRIC... | all      (exactly 2 ranks)
+ *   rdma2_bench allocate|create|shared METRIC... | all      (exactly 2 ranks)
+ *   rdma2_bench allocate|create|shared instr N METRIC...
  *
- * allocate: one MPI_Win_allocate window; shared: MPI_Win_allocate_shared
- * (osc sm serves only those).  Rank 0 is the origin, rank 1 the target, and
+ * allocate: one MPI_Win_allocate window; create: MPI_Win_create over
+ * malloc()ed memory; shared: MPI_Win_allocate_shared (osc sm serves only
+ * those).  Rank 0 is the origin, rank 1 the target, and
  * operations move one int64 (8 bytes) unless said otherwise.  "Epoch" below
  * means a passive epoch opened before the timed loop and closed after it
  * (untimed): MPI_Win_lock(MPI_LOCK_SHARED, 1) on rank 0.
@@ -50,6 +52,17 @@
  *                 first, and a repetition where its lock still began before
  *                 rank 0 computed is redone.
  *
+ * instr: for callgrind (bench/run rdma2 counts instructions per operation
+ * with it).  Each metric's loop runs N iterations inside its own function
+ * rdma2_bench_measured_<metric>, after an untimed warm-up (first accesses
+ * set up peer state) and between the metric's own setup and teardown;
+ * collect with --toggle-collect='rdma2_bench_measured_*' and take the
+ * difference of two run lengths, so that one-time costs (lazy binding,
+ * first-touch) cancel.  Only the origin-only metrics have an instr form:
+ * rank 1 waits in a barrier meanwhile, so rank 0's count is its own work,
+ * not polling for a peer that callgrind slowed down.  The data is checked
+ * as in timed runs ("INSTR <metric> ok" or "FAILED <metric> ...").
+ *
  * Output (rank 0): "BEGIN <metric>" before a metric starts, so that the
  * driver knows which metric a crash or a hang hit; then either
  * "RESULT <metric> <unit> <median>" or "FAILED <metric> <why>" (wrong data,
@@ -85,7 +98,8 @@
 #define OFF_BWGET (OFF_BWPUT + BW_WINDOW * BW_BYTES)   /* constant get_pat(owner) */
 #define WIN_BYTES (OFF_BWGET + BW_WINDOW * BW_BYTES)
 
-static int rank, peer, shared;
+static int rank, peer, shared, created;
+static void *created_mem;        /* create: the window memory, freed after MPI_Win_free */
 static MPI_Win win;
 static unsigned char *base;       /* this rank's window memory */
 static MPI_Group peer_group;
@@ -105,6 +119,7 @@ typedef struct {
     void (*teardown)(void);       /* after each repetition, untimed */
     void (*check)(void);          /* once at the end (collective): counts into `bad` */
     int ops;                      /* operations per iteration (2 for ping-pongs) */
+    void (*measured)(long n);     /* loop under its callgrind name (instr), or NULL */
 } metric_t;
 
 static int64_t getval(int r)
@@ -550,21 +565,39 @@ static void passive(void)
            reps ? NULL : "no repetition where the target was computing when the lock began");
 }
 
+/* The loops callgrind counts in instr mode, one function per metric, so
+ * that one run measures several (bench/run: --toggle-collect). */
+#define MEASURED(name)                                                   \
+    __attribute__((noinline)) void rdma2_bench_measured_##name(long n); \
+    __attribute__((noinline)) void rdma2_bench_measured_##name(long n)  \
+    {                                                                    \
+        name(n);                                                         \
+    }
+MEASURED(put_lock)
+MEASURED(put_flush)
+MEASURED(put_lock_all)
+MEASURED(get_lock)
+MEASURED(get_flush)
+MEASURED(acc_lock)
+MEASURED(fop_flush)
+MEASURED(cas_flush)
+#define M(name) rdma2_bench_measured_##name
+
 static const metric_t metrics[] = {
-    { "put_lock", "us", NULL, put_lock, NULL, check_put, 1 },
-    { "put_flush", "us", lock_peer, put_flush, unlock_peer, check_put, 1 },
-    { "put_fence", "us", fence_open, put_fence, fence_close, check_put, 2 },
-    { "put_pscw", "us", NULL, put_pscw, NULL, check_put, 2 },
-    { "put_lock_all", "us", NULL, put_lock_all, NULL, check_put, 1 },
-    { "get_lock", "us", NULL, get_lock, NULL, NULL, 1 },
-    { "get_flush", "us", lock_peer, get_flush, unlock_peer, NULL, 1 },
-    { "acc_lock", "us", lock_peer, acc_lock, unlock_peer, check_acc, 1 },
-    { "fop_flush", "us", lock_peer, fop_flush, unlock_peer, check_acc, 1 },
-    { "cas_flush", "us", lock_peer, cas_flush, unlock_peer, check_cas, 1 },
-    { "put_bw_64KiB", "MB/s", lock_peer, put_bw, unlock_peer, check_bw_put, 1 },
-    { "get_bw_64KiB", "MB/s", get_bw_setup, get_bw, get_bw_teardown, NULL, 1 },
-    { "win_create_allocate", "us", NULL, win_create, NULL, NULL, 1 },
-    { "passive_lock_ms", "ms", NULL, NULL, NULL, NULL, 1 },   /* passive() */
+    { "put_lock", "us", NULL, put_lock, NULL, check_put, 1, M(put_lock) },
+    { "put_flush", "us", lock_peer, put_flush, unlock_peer, check_put, 1, M(put_flush) },
+    { "put_fence", "us", fence_open, put_fence, fence_close, check_put, 2, NULL },
+    { "put_pscw", "us", NULL, put_pscw, NULL, check_put, 2, NULL },
+    { "put_lock_all", "us", NULL, put_lock_all, NULL, check_put, 1, M(put_lock_all) },
+    { "get_lock", "us", NULL, get_lock, NULL, NULL, 1, M(get_lock) },
+    { "get_flush", "us", lock_peer, get_flush, unlock_peer, NULL, 1, M(get_flush) },
+    { "acc_lock", "us", lock_peer, acc_lock, unlock_peer, check_acc, 1, M(acc_lock) },
+    { "fop_flush", "us", lock_peer, fop_flush, unlock_peer, check_acc, 1, M(fop_flush) },
+    { "cas_flush", "us", lock_peer, cas_flush, unlock_peer, check_cas, 1, M(cas_flush) },
+    { "put_bw_64KiB", "MB/s", lock_peer, put_bw, unlock_peer, check_bw_put, 1, NULL },
+    { "get_bw_64KiB", "MB/s", get_bw_setup, get_bw, get_bw_teardown, NULL, 1, NULL },
+    { "win_create_allocate", "us", NULL, win_create, NULL, NULL, 1, NULL },
+    { "passive_lock_ms", "ms", NULL, NULL, NULL, NULL, 1, NULL },   /* passive() */
 };
 #define NMETRICS ((int) (sizeof(metrics) / sizeof(metrics[0])))
 
@@ -573,6 +606,12 @@ static void make_window(void)
     MPI_Group world;
     if (shared) {
         MPI_Win_allocate_shared(WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
+    } else if (created) {
+        if (0 != posix_memalign(&created_mem, 4096, WIN_BYTES)) {
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        base = created_mem;
+        MPI_Win_create(base, WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     } else {
         MPI_Win_allocate(WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
     }
@@ -608,27 +647,75 @@ static const metric_t *find(const char *name)
     return NULL;
 }
 
+/* instr mode: each metric once, its loop inside rdma2_bench_measured_<metric>. */
+static void instr(const metric_t *m, long n)
+{
+    bad = 0;
+    if (m->setup) {               /* warm-up, as timed runs do */
+        m->setup();
+    }
+    m->loop(4);
+    if (m->teardown) {
+        m->teardown();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (m->setup) {
+        m->setup();
+    }
+    m->measured(n);
+    if (m->teardown) {
+        m->teardown();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (m->check) {
+        m->check();
+    }
+    long allbad;
+    MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (0 == rank) {
+        if (allbad) {
+            printf("FAILED %s wrong data in %ld operations or checks\n", m->name, allbad);
+        } else {
+            printf("INSTR %s ok\n", m->name);
+        }
+        fflush(stdout);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    int size, ok = argc >= 3;
+    int size, ok = argc >= 3, first = 2;
+    long instr_n = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     peer = 1 - rank;
-    ok = ok && 2 == size && (0 == strcmp(argv[1], "allocate") || 0 == strcmp(argv[1], "shared"));
-    for (int i = 2; ok && i < argc; ++i) {
-        ok = 0 == strcmp(argv[i], "all") || NULL != find(argv[i]);
+    ok = ok && 2 == size &&
+         (0 == strcmp(argv[1], "allocate") || 0 == strcmp(argv[1], "create") ||
+          0 == strcmp(argv[1], "shared"));
+    if (ok && 0 == strcmp(argv[2], "instr")) {
+        ok = argc >= 5 && (instr_n = atol(argv[3])) > 0;
+        first = 4;
+    }
+    for (int i = first; ok && i < argc; ++i) {
+        const metric_t *m = find(argv[i]);
+        ok = instr_n ? NULL != m && NULL != m->measured
+                     : 0 == strcmp(argv[i], "all") || NULL != m;
     }
     if (!ok) {
         if (0 == rank) {
-            fprintf(stderr, "usage: mpirun -np 2 rdma2_bench allocate|shared METRIC...|all\n");
+            fprintf(stderr, "usage: mpirun -np 2 rdma2_bench allocate|create|shared "
+                            "METRIC...|all\n"
+                            "       mpirun -np 2 rdma2_bench allocate|create|shared "
+                            "instr N METRIC...\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     shared = 0 == strcmp(argv[1], "shared");
+    created = 0 == strcmp(argv[1], "create");
     make_window();
 
-    for (int i = 2; i < argc; ++i) {
+    for (int i = first; i < argc; ++i) {
         for (int k = 0; k < NMETRICS; ++k) {
             const metric_t *m = &metrics[k];
             if (strcmp(argv[i], "all") && strcmp(argv[i], m->name)) {
@@ -639,7 +726,9 @@ int main(int argc, char **argv)
                 fflush(stdout);
             }
             bad = 0;
-            if (m->loop) {
+            if (instr_n) {
+                instr(m, instr_n);
+            } else if (m->loop) {
                 run(m);
             } else {
                 passive();
@@ -649,6 +738,7 @@ int main(int argc, char **argv)
 
     MPI_Group_free(&peer_group);
     MPI_Win_free(&win);
+    free(created_mem);
     free(bwsrc);
     free(bwdst);
     MPI_Finalize();

@@ -4,19 +4,21 @@
  * Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap.
  *
  * One atomicity mechanism per location, whichever window reaches it:
- *  - element path (windows in RDMA2_ACC_ELEMENT mode): every element of a
+ *  - element path (windows in MCA_OSC_RDMA2_ACC_ELEMENT mode): every element of a
  *    plain 1/2/4/8-byte predefined type at a naturally aligned address is
  *    updated with one atomic on the aligned 4- or 8-byte word holding it
  *    (a native fetch-add/and/or/xor/swap where the op allows, else a
  *    compare-and-swap loop that applies the MPI op to a private copy);
  *  - lock path: everything else (pair types, wide types, misaligned
- *    elements, and every accumulate of RDMA2_ACC_LOCK windows) runs under
+ *    elements, and every accumulate of MCA_OSC_RDMA2_ACC_LOCK windows) runs under
  *    the target process's accumulate lock.
  * Whether an element takes the element path depends only on its type,
  * its address, the window's mode and whether the target process has
  * lock-mode windows over element-mode memory (osc_rdma2_overlap.c), so
- * concurrent accumulates on one location always use the same mechanism.  The op itself is always Open
- * MPI's own (ompi_op_reduce), so results are exact for every type.
+ * concurrent accumulates on one location always use the same mechanism.
+ * The op itself is always Open MPI's own (ompi_op_reduce), so results are
+ * exact for every type.  Target memory is reached through its path
+ * (osc_rdma2_path.h); single elements to mapped targets take a fast path.
  */
 #include "ompi_config.h"
 
@@ -25,32 +27,39 @@
 #include "opal/datatype/opal_convertor.h"
 #include "ompi/mca/osc/base/base.h"
 
-#include "osc_rdma2.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
-#define RDMA2_IOV_BATCH 32
+#include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_comm.h"
+#include "osc_rdma2_completion.h"
+#include "osc_rdma2_passive.h"
+#include "osc_rdma2_path_mapped.h"
 
-typedef struct rdma2_acc_t {
+#define MCA_OSC_RDMA2_IOV_BATCH 32
+
+typedef struct mca_osc_rdma2_acc_t {
     mca_osc_rdma2_module_t *module;
     mca_osc_rdma2_peer_t *peer;
+    const mca_osc_rdma2_win_mem_t *mem; /* target memory holding the operation's range */
     ompi_datatype_t *prim;      /* predefined element type */
     size_t esize;               /* its size (element path: == extent) */
     ompi_op_t *op;
     const char *obuf;           /* origin elements, contiguous (NULL for NO_OP) */
     char *rbuf;                 /* old target elements, contiguous, or NULL */
-} rdma2_acc_t;
+} mca_osc_rdma2_acc_t;
 
-static bool rdma2_is_replace(ompi_op_t *op) { return op == &ompi_mpi_op_replace.op; }
-static bool rdma2_is_no_op(ompi_op_t *op) { return op == &ompi_mpi_op_no_op.op; }
+static bool mca_osc_rdma2_is_replace(ompi_op_t *op) { return op == &ompi_mpi_op_replace.op; }
+static bool mca_osc_rdma2_is_no_op(ompi_op_t *op) { return op == &ompi_mpi_op_no_op.op; }
 
 /* MPI-3.1 11.3.4: predefined operations only, each on the types it is
  * defined for; REPLACE and NO_OP on any predefined type.  The bindings
  * of Open MPI 4.1 check this for Accumulate but not for Fetch_and_op. */
-static bool rdma2_op_valid(ompi_op_t *op, ompi_datatype_t *prim)
+static bool mca_osc_rdma2_op_valid(ompi_op_t *op, ompi_datatype_t *prim)
 {
     if (!ompi_op_is_intrinsic(op)) {
         return false;
     }
-    if (rdma2_is_no_op(op) || op == &ompi_mpi_op_replace.op) {
+    if (mca_osc_rdma2_is_no_op(op) || op == &ompi_mpi_op_replace.op) {
         return true;
     }
     return -1 != ompi_op_ddt_map[prim->id] &&
@@ -58,33 +67,34 @@ static bool rdma2_op_valid(ompi_op_t *op, ompi_datatype_t *prim)
 }
 
 /* Compare_and_swap takes integer, logical, byte and multi-language types. */
-static bool rdma2_cas_type_valid(ompi_datatype_t *dt)
+static bool mca_osc_rdma2_cas_type_valid(ompi_datatype_t *dt)
 {
     return ompi_datatype_is_predefined(dt) &&
-           (rdma2_op_valid(&ompi_mpi_op_bor.op, dt) || rdma2_op_valid(&ompi_mpi_op_land.op, dt));
+           (mca_osc_rdma2_op_valid(&ompi_mpi_op_bor.op, dt) ||
+            mca_osc_rdma2_op_valid(&ompi_mpi_op_land.op, dt));
 }
 
-static ompi_datatype_t *rdma2_prim(ompi_datatype_t *dt)
+static ompi_datatype_t *mca_osc_rdma2_prim(ompi_datatype_t *dt)
 {
     return ompi_datatype_is_predefined(dt) ? dt
                                            : ompi_datatype_get_single_predefined_type_from_args(dt);
 }
 
 /* Pair types (MINLOC/MAXLOC) have padding and two fields: lock path. */
-static bool rdma2_is_pair(ompi_datatype_t *prim)
+static bool mca_osc_rdma2_is_pair(ompi_datatype_t *prim)
 {
     return prim == MPI_2INT || prim == MPI_FLOAT_INT || prim == MPI_DOUBLE_INT ||
            prim == MPI_LONG_INT || prim == MPI_SHORT_INT || prim == MPI_LONG_DOUBLE_INT ||
            prim == MPI_2REAL || prim == MPI_2DOUBLE_PRECISION || prim == MPI_2INTEGER;
 }
 
-static bool rdma2_element_type(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                               ompi_datatype_t *prim)
+static bool mca_osc_rdma2_element_type(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                                       ompi_datatype_t *prim)
 {
     size_t size;
     ptrdiff_t lb, extent;
 
-    if (RDMA2_ACC_ELEMENT != module->acc_mode || rdma2_is_pair(prim) ||
+    if (MCA_OSC_RDMA2_ACC_ELEMENT != module->acc_mode || mca_osc_rdma2_is_pair(prim) ||
         mca_osc_rdma2_peer_mixed(peer)) {
         return false;
     }
@@ -96,7 +106,7 @@ static bool rdma2_element_type(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
 /* ---------------------------------------------------------------------- */
 /* Element path: one element, one atomic                                   */
 
-static bool rdma2_int_type(ompi_datatype_t *prim)
+static bool mca_osc_rdma2_int_type(ompi_datatype_t *prim)
 {
     /* A two-bit field: complex is INT|FLOAT, so compare, do not test a bit. */
     return OMPI_DATATYPE_FLAG_DATA_INT == (prim->super.flags & OMPI_DATATYPE_FLAG_DATA_TYPE);
@@ -104,12 +114,13 @@ static bool rdma2_int_type(ompi_datatype_t *prim)
 
 /* Computes the new word from the current one: the element at `off`
  * becomes (origin op element). */
-static uint64_t rdma2_apply(const rdma2_acc_t *acc, uint64_t cur, size_t off, const void *src)
+static uint64_t mca_osc_rdma2_apply(const mca_osc_rdma2_acc_t *acc, uint64_t cur, size_t off,
+                                    const void *src)
 {
     uint64_t nv = cur;
     char *e = (char *) &nv + off;
 
-    if (rdma2_is_replace(acc->op)) {
+    if (mca_osc_rdma2_is_replace(acc->op)) {
         memcpy(e, src, acc->esize);
     } else {
         ompi_op_reduce(acc->op, (void *) src, e, 1, acc->prim);
@@ -118,96 +129,56 @@ static uint64_t rdma2_apply(const rdma2_acc_t *acc, uint64_t cur, size_t off, co
 }
 
 /* A native atomic for this op on a whole word, if any. */
-static bool rdma2_native_op(const rdma2_acc_t *acc, size_t wsize, ucp_atomic_op_t *uop)
+static bool mca_osc_rdma2_native_op(const mca_osc_rdma2_acc_t *acc, size_t wsize,
+                                    mca_common_ompix_atomic_op_t *aop)
 {
     if (acc->esize != wsize) return false;
-    if (rdma2_is_replace(acc->op)) { *uop = UCP_ATOMIC_OP_SWAP; return true; }
-    if (!rdma2_int_type(acc->prim)) return false;
-    if (acc->op == &ompi_mpi_op_sum.op) { *uop = UCP_ATOMIC_OP_ADD; return true; }
-    if (acc->op == &ompi_mpi_op_band.op) { *uop = UCP_ATOMIC_OP_AND; return true; }
-    if (acc->op == &ompi_mpi_op_bor.op) { *uop = UCP_ATOMIC_OP_OR; return true; }
-    if (acc->op == &ompi_mpi_op_bxor.op) { *uop = UCP_ATOMIC_OP_XOR; return true; }
+    if (mca_osc_rdma2_is_replace(acc->op)) { *aop = MCA_COMMON_OMPIX_ATOMIC_SWAP; return true; }
+    if (!mca_osc_rdma2_int_type(acc->prim)) return false;
+    if (acc->op == &ompi_mpi_op_sum.op) { *aop = MCA_COMMON_OMPIX_ATOMIC_ADD; return true; }
+    if (acc->op == &ompi_mpi_op_band.op) { *aop = MCA_COMMON_OMPIX_ATOMIC_AND; return true; }
+    if (acc->op == &ompi_mpi_op_bor.op) { *aop = MCA_COMMON_OMPIX_ATOMIC_OR; return true; }
+    if (acc->op == &ompi_mpi_op_bxor.op) { *aop = MCA_COMMON_OMPIX_ATOMIC_XOR; return true; }
     return false;
 }
 
-static uint64_t rdma2_cpu_native(volatile void *w, size_t wsize, ucp_atomic_op_t uop, uint64_t v)
+typedef int (*mca_osc_rdma2_fetch_op_fn_t)(struct mca_osc_rdma2_peer_t *,
+                                           const mca_osc_rdma2_win_mem_t *,
+                                           mca_common_ompix_atomic_op_t, uint64_t, uint64_t *,
+                                           size_t, uint64_t);
+typedef int (*mca_osc_rdma2_load_fn_t)(struct mca_osc_rdma2_peer_t *,
+                                       const mca_osc_rdma2_win_mem_t *, uint64_t *, size_t,
+                                       uint64_t);
+typedef int (*mca_osc_rdma2_cswap_fn_t)(struct mca_osc_rdma2_peer_t *,
+                                        const mca_osc_rdma2_win_mem_t *, uint64_t, uint64_t,
+                                        uint64_t *, size_t, uint64_t);
+
+/* One element at ra: one atomic on the aligned 4- or 8-byte word holding
+ * it, a native fetch-op where the op has one on the whole word, else a
+ * compare-and-swap loop applying the op to a private copy.  Written once
+ * over the path's word operations; the fast path passes the mapped ones,
+ * which then inline. */
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_elem_update(const mca_osc_rdma2_acc_t *acc, uint64_t ra, const void *src,
+                          void *old, mca_osc_rdma2_fetch_op_fn_t fetch_op,
+                          mca_osc_rdma2_load_fn_t load, mca_osc_rdma2_cswap_fn_t cswap)
 {
-    mca_common_ompix_atomic_op_t op;
-
-    switch (uop) {
-    case UCP_ATOMIC_OP_SWAP: op = MCA_COMMON_OMPIX_ATOMIC_SWAP; break;
-    case UCP_ATOMIC_OP_ADD:  op = MCA_COMMON_OMPIX_ATOMIC_ADD; break;
-    case UCP_ATOMIC_OP_AND:  op = MCA_COMMON_OMPIX_ATOMIC_AND; break;
-    case UCP_ATOMIC_OP_OR:   op = MCA_COMMON_OMPIX_ATOMIC_OR; break;
-    default:                 op = MCA_COMMON_OMPIX_ATOMIC_XOR; break;
-    }
-    return 8 == wsize ? mca_common_ompix_atomic_fetch_op_64((volatile uint64_t *) w, op, v)
-                      : mca_common_ompix_atomic_fetch_op_32((volatile uint32_t *) w, op,
-                                                            (uint32_t) v);
-}
-
-static uint64_t rdma2_cpu_load(volatile void *w, size_t wsize)
-{
-    return 8 == wsize ? mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) w)
-                      : mca_common_ompix_atomic_load_acq_32((volatile uint32_t *) w);
-}
-
-/* Returns true if the word still held `*cur` and now holds nv; else
- * *cur is the value found. */
-static bool rdma2_cpu_cas(volatile void *w, size_t wsize, uint64_t *cur, uint64_t nv)
-{
-    if (8 == wsize) {
-        return mca_common_ompix_atomic_cswap_64((volatile uint64_t *) w, cur, nv);
-    }
-    uint32_t c32 = (uint32_t) *cur;
-    bool ok = mca_common_ompix_atomic_cswap_32((volatile uint32_t *) w, &c32, (uint32_t) nv);
-    *cur = c32;
-    return ok;
-}
-
-static int rdma2_elem_cpu(const rdma2_acc_t *acc, char *p, const void *src, void *old)
-{
-    size_t wsize = acc->esize < 4 ? 4 : acc->esize;
-    uintptr_t wa = (uintptr_t) p & ~(uintptr_t) (wsize - 1);
-    size_t off = (uintptr_t) p - wa;
-    ucp_atomic_op_t uop;
-    uint64_t cur = 0, v = 0;
-
-    if (rdma2_is_no_op(acc->op)) {
-        cur = rdma2_cpu_load((volatile void *) wa, wsize);
-    } else if (rdma2_native_op(acc, wsize, &uop)) {
-        memcpy(&v, src, wsize);
-        cur = rdma2_cpu_native((volatile void *) wa, wsize, uop, v);
-    } else {
-        cur = rdma2_cpu_load((volatile void *) wa, wsize);
-        while (!rdma2_cpu_cas((volatile void *) wa, wsize, &cur, rdma2_apply(acc, cur, off, src))) {
-        }
-    }
-    if (NULL != old) {
-        memcpy(old, (char *) &cur + off, acc->esize);
-    }
-    return OMPI_SUCCESS;
-}
-
-static int rdma2_elem_ucx(const rdma2_acc_t *acc, uint64_t ra, const void *src, void *old)
-{
-    mca_osc_rdma2_peer_t *peer = acc->peer;
     size_t wsize = acc->esize < 4 ? 4 : acc->esize;
     uint64_t wa = ra & ~(uint64_t) (wsize - 1), cur = 0, v = 0, found;
     size_t off = ra - wa;
-    ucp_atomic_op_t uop;
+    mca_common_ompix_atomic_op_t aop;
     int ret;
 
-    if (!rdma2_is_no_op(acc->op) && rdma2_native_op(acc, wsize, &uop)) {
+    if (mca_osc_rdma2_is_no_op(acc->op)) {
+        ret = load(acc->peer, acc->mem, &cur, wsize, wa);
+    } else if (mca_osc_rdma2_native_op(acc, wsize, &aop)) {
         memcpy(&v, src, wsize);
-        ret = mca_osc_rdma2_ucx_atomic(peer->ep, uop, v, &cur, wsize, wa, peer->win_rkey);
+        ret = fetch_op(acc->peer, acc->mem, aop, v, &cur, wsize, wa);
     } else {
-        /* Atomic read: fetch-add of zero. */
-        ret = mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, 0, &cur, wsize, wa,
-                                       peer->win_rkey);
-        while (OMPI_SUCCESS == ret && !rdma2_is_no_op(acc->op)) {
-            found = rdma2_apply(acc, cur, off, src);
-            ret = mca_osc_rdma2_ucx_cswap(peer->ep, cur, &found, wsize, wa, peer->win_rkey);
+        ret = load(acc->peer, acc->mem, &cur, wsize, wa);
+        while (OMPI_SUCCESS == ret) {
+            ret = cswap(acc->peer, acc->mem, cur, mca_osc_rdma2_apply(acc, cur, off, src), &found,
+                        wsize, wa);
             if (found == cur) break;
             cur = found;
         }
@@ -222,13 +193,13 @@ static int rdma2_elem_ucx(const rdma2_acc_t *acc, uint64_t ra, const void *src, 
 /* Lock path on one contiguous run of elements (misaligned chunk)          */
 
 /* Our update must land before the accumulate lock is seen free. */
-static int rdma2_before_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_before_unlock(mca_osc_rdma2_peer_t *peer)
 {
-    return mca_osc_rdma2_complete_before_release(module, peer, NULL == peer->pstate_ptr);
+    return mca_osc_rdma2_complete_before_release(peer, peer->pstate.path->ucx);
 }
 
-static int rdma2_run_locked(const rdma2_acc_t *acc, uint64_t ra, size_t len, const char *src,
-                            char *old)
+static int mca_osc_rdma2_run_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len,
+                                    const char *src, char *old)
 {
     mca_osc_rdma2_peer_t *peer = acc->peer;
     size_t n = len / acc->esize;
@@ -239,57 +210,79 @@ static int rdma2_run_locked(const rdma2_acc_t *acc, uint64_t ra, size_t len, con
     if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_xfer(acc->module, peer, false, tmp, (int) len, MPI_BYTE, ra,
-                                 (int) len, MPI_BYTE);
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(acc->module, peer);
+        ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tmp, (int) len, MPI_BYTE, ra, (int) len,
+                                 MPI_BYTE);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
         if (NULL != old) memcpy(old, tmp, len);
-        if (OMPI_SUCCESS == ret && !rdma2_is_no_op(acc->op)) {
-            if (rdma2_is_replace(acc->op)) {
+        if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
+            if (mca_osc_rdma2_is_replace(acc->op)) {
                 memcpy(tmp, src, len);
             } else {
                 ompi_op_reduce(acc->op, (void *) src, tmp, (int) n, acc->prim);
             }
-            ret = mca_osc_rdma2_xfer(acc->module, peer, true, tmp, (int) len, MPI_BYTE, ra,
+            ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tmp, (int) len, MPI_BYTE, ra,
                                      (int) len, MPI_BYTE);
-            if (OMPI_SUCCESS == ret) ret = rdma2_before_unlock(acc->module, peer);
+            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
         }
-        int ret2 = mca_osc_rdma2_acc_unlock(acc->module, peer);
+        int ret2 = mca_osc_rdma2_acc_unlock(peer);
         ret = OMPI_SUCCESS != ret ? ret : ret2;
     }
     if (tmp != stackbuf) free(tmp);
     return ret;
 }
 
-static int rdma2_run(const rdma2_acc_t *acc, uint64_t ra, size_t len, size_t idx)
+/* Elements of a contiguous aligned run through the path's operations. */
+static int mca_osc_rdma2_elems(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len,
+                               const char *src, char *old)
 {
-    const char *src = NULL != acc->obuf ? acc->obuf + idx : NULL;
-    char *old = NULL != acc->rbuf ? acc->rbuf + idx : NULL;
-    mca_osc_rdma2_peer_t *peer = acc->peer;
-    size_t i;
+    const mca_osc_rdma2_win_path_t *path = acc->mem->path;
     int ret = OMPI_SUCCESS;
 
-    if (0 != (ra % acc->esize)) {
-        return rdma2_run_locked(acc, ra, len, src, old);
-    }
-    for (i = 0; i < len && OMPI_SUCCESS == ret; i += acc->esize) {
-        if (NULL != peer->win_ptr) {
-            ret = rdma2_elem_cpu(acc, peer->win_ptr + (ra + i - peer->base),
-                                 NULL != src ? src + i : NULL, NULL != old ? old + i : NULL);
-        } else {
-            ret = rdma2_elem_ucx(acc, ra + i, NULL != src ? src + i : NULL,
-                                 NULL != old ? old + i : NULL);
-        }
+    for (size_t i = 0; i < len && OMPI_SUCCESS == ret; i += acc->esize) {
+        ret = mca_osc_rdma2_elem_update(acc, ra + i, NULL != src ? src + i : NULL,
+                                        NULL != old ? old + i : NULL, path->fetch_op, path->load,
+                                        path->cswap);
     }
     return ret;
 }
 
+/* The same on mapped memory, with the mapped operations inline: an
+ * indirect call per element costs about what the element's CPU atomic
+ * does. */
+static int mca_osc_rdma2_elems_mapped(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len,
+                                      const char *src, char *old)
+{
+    int ret = OMPI_SUCCESS;
+
+    for (size_t i = 0; i < len && OMPI_SUCCESS == ret; i += acc->esize) {
+        ret = mca_osc_rdma2_elem_update(acc, ra + i, NULL != src ? src + i : NULL,
+                                        NULL != old ? old + i : NULL,
+                                        mca_osc_rdma2_mapped_fetch_op, mca_osc_rdma2_mapped_load,
+                                        mca_osc_rdma2_mapped_cswap);
+    }
+    return ret;
+}
+
+static int mca_osc_rdma2_run(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len, size_t idx)
+{
+    const char *src = NULL != acc->obuf ? acc->obuf + idx : NULL;
+    char *old = NULL != acc->rbuf ? acc->rbuf + idx : NULL;
+
+    if (0 != (ra % acc->esize)) {
+        return mca_osc_rdma2_run_locked(acc, ra, len, src, old);
+    }
+    return &mca_osc_rdma2_win_path_mapped == acc->mem->path
+        ? mca_osc_rdma2_elems_mapped(acc, ra, len, src, old)
+        : mca_osc_rdma2_elems(acc, ra, len, src, old);
+}
+
 /* Walks the target layout; element i of the contiguous origin/result
  * buffers corresponds to byte offset idx of the target's byte stream. */
-static int rdma2_element_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount,
-                              ompi_datatype_t *tdt)
+static int mca_osc_rdma2_element_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcount,
+                                      ompi_datatype_t *tdt)
 {
     opal_convertor_t conv;
-    struct iovec iov[RDMA2_IOV_BATCH];
+    struct iovec iov[MCA_OSC_RDMA2_IOV_BATCH];
     uint32_t cnt, i;
     size_t size, idx = 0;
     bool done = false;
@@ -300,16 +293,17 @@ static int rdma2_element_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount
         ptrdiff_t lb, extent;
         ompi_datatype_get_true_extent(tdt, &lb, &extent);
         ompi_datatype_type_size(tdt, &size);
-        return rdma2_run(acc, raddr + lb, size * (size_t) tcount, 0);
+        return mca_osc_rdma2_run(acc, raddr + lb, size * (size_t) tcount, 0);
     }
     OBJ_CONSTRUCT(&conv, opal_convertor_t);
     opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &tdt->super, tcount,
                                              (void *) (uintptr_t) raddr, 0, &conv);
     while (!done && OMPI_SUCCESS == ret) {
-        cnt = RDMA2_IOV_BATCH;
+        cnt = MCA_OSC_RDMA2_IOV_BATCH;
         done = opal_convertor_raw(&conv, iov, &cnt, &size);
         for (i = 0; i < cnt && OMPI_SUCCESS == ret; ++i) {
-            ret = rdma2_run(acc, (uint64_t) (uintptr_t) iov[i].iov_base, iov[i].iov_len, idx);
+            ret = mca_osc_rdma2_run(acc, (uint64_t) (uintptr_t) iov[i].iov_base, iov[i].iov_len,
+                                    idx);
             idx += iov[i].iov_len;
         }
         if (0 == cnt) break;
@@ -323,8 +317,8 @@ static int rdma2_element_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount
 /* Lock path for a whole operation: typed copies, so padding and pair      */
 /* types are handled by the datatype engine.                               */
 
-static int rdma2_typed_rmw(const rdma2_acc_t *acc, char *tp, int tcount, ompi_datatype_t *tdt,
-                           size_t n)
+static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int tcount,
+                                   ompi_datatype_t *tdt, size_t n)
 {
     size_t span;
     ptrdiff_t lb, extent;
@@ -333,10 +327,10 @@ static int rdma2_typed_rmw(const rdma2_acc_t *acc, char *tp, int tcount, ompi_da
     if (NULL != acc->rbuf) {
         ompi_datatype_sndrcv(tp, tcount, tdt, acc->rbuf, n, acc->prim);
     }
-    if (rdma2_is_no_op(acc->op)) {
+    if (mca_osc_rdma2_is_no_op(acc->op)) {
         return OMPI_SUCCESS;
     }
-    if (rdma2_is_replace(acc->op)) {
+    if (mca_osc_rdma2_is_replace(acc->op)) {
         return ompi_datatype_sndrcv((void *) acc->obuf, n, acc->prim, tp, tcount, tdt);
     }
     ompi_datatype_get_extent(acc->prim, &lb, &extent);
@@ -350,8 +344,11 @@ static int rdma2_typed_rmw(const rdma2_acc_t *acc, char *tp, int tcount, ompi_da
     return OMPI_SUCCESS;
 }
 
-static int rdma2_lock_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount,
-                           ompi_datatype_t *tdt, size_t n)
+/* Read-modify-write of the span the target layout covers: in place where
+ * the path reaches it with loads and stores; otherwise fetched, updated
+ * here and written back. */
+static int mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcount,
+                                   ompi_datatype_t *tdt, size_t n)
 {
     mca_osc_rdma2_peer_t *peer = acc->peer;
     ptrdiff_t true_lb, true_extent, lb, extent;
@@ -361,11 +358,11 @@ static int rdma2_lock_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount,
 
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS != ret) return ret;
-    if (NULL != peer->win_ptr) {
-        ret = rdma2_typed_rmw(acc, peer->win_ptr + (raddr - peer->base), tcount, tdt, n);
+    tp = acc->mem->path->direct(acc->mem, raddr);
+    if (NULL != tp) {
+        ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
         opal_atomic_wmb();
     } else {
-        /* Bring the target's span over, update it locally, send it back. */
         ompi_datatype_get_true_extent(tdt, &true_lb, &true_extent);
         ompi_datatype_get_extent(tdt, &lb, &extent);
         len = true_extent + (size_t) (tcount - 1) * extent;
@@ -373,17 +370,17 @@ static int rdma2_lock_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount,
         ret = NULL == span ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
         tp = span - true_lb;
         if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_xfer(acc->module, peer, false, tp, tcount, tdt, raddr, tcount, tdt);
+            ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tp, tcount, tdt, raddr, tcount, tdt);
         }
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(acc->module, peer);
-        if (OMPI_SUCCESS == ret) ret = rdma2_typed_rmw(acc, tp, tcount, tdt, n);
-        if (OMPI_SUCCESS == ret && !rdma2_is_no_op(acc->op)) {
-            ret = mca_osc_rdma2_xfer(acc->module, peer, true, tp, tcount, tdt, raddr, tcount, tdt);
-            if (OMPI_SUCCESS == ret) ret = rdma2_before_unlock(acc->module, peer);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
+        if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
+            ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tp, tcount, tdt, raddr, tcount, tdt);
+            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
         }
         free(span);
     }
-    ret2 = mca_osc_rdma2_acc_unlock(acc->module, peer);
+    ret2 = mca_osc_rdma2_acc_unlock(peer);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
@@ -392,8 +389,8 @@ static int rdma2_lock_path(const rdma2_acc_t *acc, uint64_t raddr, int tcount,
 
 /* A contiguous array of `n` prim elements holding (count, dt) data: the
  * user's buffer itself when already laid out that way. */
-static int rdma2_pack(const void *buf, int count, ompi_datatype_t *dt, ompi_datatype_t *prim,
-                      size_t n, char **out, char **to_free)
+static int mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt,
+                              ompi_datatype_t *prim, size_t n, char **out, char **to_free)
 {
     ptrdiff_t lb, extent, plb, pextent;
     size_t size, psize;
@@ -415,9 +412,9 @@ static int rdma2_pack(const void *buf, int count, ompi_datatype_t *dt, ompi_data
 /* Where old target elements are collected: the user's result buffer when
  * it is a plain contiguous array of them, else a small stack buffer or a
  * heap one (unpacked into the result afterwards). */
-static int rdma2_result_buffer(void *result, int rcount, ompi_datatype_t *rdt,
-                               ompi_datatype_t *prim, size_t n, char *stackbuf, size_t stacklen,
-                               char **rbuf, char **to_free, bool *direct)
+static int mca_osc_rdma2_result_buffer(void *result, int rcount, ompi_datatype_t *rdt,
+                                       ompi_datatype_t *prim, size_t n, char *stackbuf,
+                                       size_t stacklen, char **rbuf, char **to_free, bool *direct)
 {
     ptrdiff_t lb, extent, plb, pextent;
     size_t psize;
@@ -439,28 +436,29 @@ static int rdma2_result_buffer(void *result, int rcount, ompi_datatype_t *rdt,
     return NULL == *rbuf ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
 }
 
-static int rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt, void *result,
-                            int rcount, ompi_datatype_t *rdt, int target, ptrdiff_t disp,
-                            int tcount, ompi_datatype_t *tdt, ompi_op_t *op, ompi_win_t *win)
+static int mca_osc_rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt,
+                                    void *result, int rcount, ompi_datatype_t *rdt, int target,
+                                    ptrdiff_t disp, int tcount, ompi_datatype_t *tdt, ompi_op_t *op,
+                                    ompi_win_t *win)
 {
-    rdma2_acc_t acc = { .module = RDMA2_MODULE(win), .op = op };
+    mca_osc_rdma2_acc_t acc = { .module = MCA_OSC_RDMA2_MODULE(win), .op = op };
     char *ofree = NULL, *rfree = NULL, stackbuf[128];
     bool result_direct = false;
     size_t tsize, rsize, n;
     uint64_t raddr;
     int ret;
 
-    if (rdma2_is_no_op(op)) {       /* origin arguments are ignored */
+    if (mca_osc_rdma2_is_no_op(op)) {       /* origin arguments are ignored */
         origin = NULL; ocount = tcount; odt = tdt;
     }
     ret = mca_osc_rdma2_prepare(acc.module, target, ocount, odt, disp, tcount, tdt, &acc.peer,
-                                &raddr);
+                                &acc.mem, &raddr);
     if (OMPI_SUCCESS != ret || 0 == tcount) return ret;
-    acc.prim = rdma2_prim(tdt);
-    if (NULL == acc.prim || (NULL != origin && rdma2_prim(odt) != acc.prim)) {
+    acc.prim = mca_osc_rdma2_prim(tdt);
+    if (NULL == acc.prim || (NULL != origin && mca_osc_rdma2_prim(odt) != acc.prim)) {
         return MPI_ERR_TYPE;
     }
-    if (!rdma2_op_valid(op, acc.prim)) {
+    if (!mca_osc_rdma2_op_valid(op, acc.prim)) {
         return MPI_ERR_OP;
     }
     ompi_datatype_type_size(tdt, &tsize);
@@ -471,16 +469,16 @@ static int rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt
         if (rsize * (size_t) rcount != tsize * (size_t) tcount) return MPI_ERR_TYPE;
     }
     if (NULL != origin) {
-        ret = rdma2_pack(origin, ocount, odt, acc.prim, n, (char **) &acc.obuf, &ofree);
+        ret = mca_osc_rdma2_pack(origin, ocount, odt, acc.prim, n, (char **) &acc.obuf, &ofree);
     }
     if (OMPI_SUCCESS == ret && NULL != result) {
-        ret = rdma2_result_buffer(result, rcount, rdt, acc.prim, n, stackbuf, sizeof(stackbuf),
-                                  &acc.rbuf, &rfree, &result_direct);
+        ret = mca_osc_rdma2_result_buffer(result, rcount, rdt, acc.prim, n, stackbuf,
+                                          sizeof(stackbuf), &acc.rbuf, &rfree, &result_direct);
     }
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_element_type(acc.module, acc.peer, acc.prim)
-            ? rdma2_element_path(&acc, raddr, tcount, tdt)
-            : rdma2_lock_path(&acc, raddr, tcount, tdt, n);
+        ret = mca_osc_rdma2_element_type(acc.module, acc.peer, acc.prim)
+            ? mca_osc_rdma2_element_path(&acc, raddr, tcount, tdt)
+            : mca_osc_rdma2_lock_path(&acc, raddr, tcount, tdt, n);
     }
     if (OMPI_SUCCESS == ret && NULL != result && !result_direct) {
         ret = ompi_datatype_sndrcv(acc.rbuf, n, acc.prim, result, rcount, rdt);
@@ -492,32 +490,36 @@ static int rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt
 
 /* One element of a predefined type to a mapped target in element mode:
  * straight to the CPU atomic.  Returns false to take the general path. */
-static bool rdma2_fast_element(mca_osc_rdma2_module_t *module, int target,
-                               struct ompi_datatype_t *dt, ptrdiff_t disp, ompi_op_t *op,
-                               const void *origin, void *result, int *ret)
+static bool mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target,
+                                       struct ompi_datatype_t *dt, ptrdiff_t disp, ompi_op_t *op,
+                                       const void *origin, void *result, int *ret)
 {
     mca_osc_rdma2_peer_t *peer = module->peers[target];
-    rdma2_acc_t acc;
+    mca_osc_rdma2_acc_t acc;
     size_t s = dt->super.size;
     int64_t off;
 
-    if (RDMA2_ACC_ELEMENT != module->acc_mode || NULL == peer || NULL == peer->win_ptr ||
+    if (MCA_OSC_RDMA2_ACC_ELEMENT != module->acc_mode || NULL == peer || NULL == peer->win.ptr ||
         mca_osc_rdma2_peer_mixed(peer) ||
         !ompi_datatype_is_predefined(dt) || (1 != s && 2 != s && 4 != s && 8 != s) ||
-        rdma2_is_pair(dt) || !rdma2_op_valid(op, dt) ||
+        mca_osc_rdma2_is_pair(dt) || !mca_osc_rdma2_op_valid(op, dt) ||
         OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
         return false;
     }
     off = (int64_t) disp * peer->disp_unit;
-    if (off < 0 || (uint64_t) off + s > peer->size || 0 != (peer->base + off) % s) {
+    if (off < 0 || (uint64_t) off + s > peer->win.size || 0 != (peer->win.base + off) % s) {
         return false;
     }
     acc.module = module;
     acc.peer = peer;
+    acc.mem = &peer->win;
     acc.prim = dt;
     acc.esize = s;
     acc.op = op;
-    *ret = rdma2_elem_cpu(&acc, peer->win_ptr + off, rdma2_is_no_op(op) ? NULL : origin, result);
+    *ret = mca_osc_rdma2_elem_update(&acc, peer->win.base + off,
+                                     mca_osc_rdma2_is_no_op(op) ? NULL : origin, result,
+                                     mca_osc_rdma2_mapped_fetch_op, mca_osc_rdma2_mapped_load,
+                                     mca_osc_rdma2_mapped_cswap);
     return true;
 }
 
@@ -528,12 +530,12 @@ int mca_osc_rdma2_accumulate(const void *origin_addr, int origin_count,
 {
     int ret;
     if (1 == origin_count && 1 == target_count && origin_dt == target_dt &&
-        rdma2_fast_element(RDMA2_MODULE(win), target, target_dt, target_disp, op, origin_addr,
-                           NULL, &ret)) {
+        mca_osc_rdma2_fast_element(MCA_OSC_RDMA2_MODULE(win), target, target_dt, target_disp, op,
+                                   origin_addr, NULL, &ret)) {
         return ret;
     }
-    return rdma2_acc_common(origin_addr, origin_count, origin_dt, NULL, 0, NULL, target,
-                            target_disp, target_count, target_dt, op, win);
+    return mca_osc_rdma2_acc_common(origin_addr, origin_count, origin_dt, NULL, 0, NULL, target,
+                                    target_disp, target_count, target_dt, op, win);
 }
 
 int mca_osc_rdma2_get_accumulate(const void *origin_addr, int origin_count,
@@ -546,8 +548,9 @@ int mca_osc_rdma2_get_accumulate(const void *origin_addr, int origin_count,
     if (0 == result_count) {
         result_addr = NULL;
     }
-    return rdma2_acc_common(origin_addr, origin_count, origin_dt, result_addr, result_count,
-                            result_dt, target, target_disp, target_count, target_dt, op, win);
+    return mca_osc_rdma2_acc_common(origin_addr, origin_count, origin_dt, result_addr,
+                                    result_count, result_dt, target, target_disp, target_count,
+                                    target_dt, op, win);
 }
 
 int mca_osc_rdma2_fetch_and_op(const void *origin_addr, void *result_addr,
@@ -555,68 +558,59 @@ int mca_osc_rdma2_fetch_and_op(const void *origin_addr, void *result_addr,
                                struct ompi_op_t *op, struct ompi_win_t *win)
 {
     int ret;
-    if (rdma2_fast_element(RDMA2_MODULE(win), target, dt, target_disp, op, origin_addr,
-                           result_addr, &ret)) {
+    if (mca_osc_rdma2_fast_element(MCA_OSC_RDMA2_MODULE(win), target, dt, target_disp, op,
+                                   origin_addr, result_addr, &ret)) {
         return ret;
     }
-    return rdma2_acc_common(origin_addr, 1, dt, result_addr, 1, dt, target, target_disp, 1, dt,
-                            op, win);
+    return mca_osc_rdma2_acc_common(origin_addr, 1, dt, result_addr, 1, dt, target, target_disp,
+                                    1, dt, op, win);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Compare_and_swap                                                        */
 
-static int rdma2_cas_word(const rdma2_acc_t *acc, uint64_t ra, const void *origin,
-                          const void *compare, void *result)
+/* Compare-and-swap of the bytes of one element inside its aligned word
+ * (bytes compared, not values), over the path's word operations like
+ * mca_osc_rdma2_elem_update. */
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_cas_word(const mca_osc_rdma2_acc_t *acc, uint64_t ra, const void *origin,
+                       const void *compare, void *result, mca_osc_rdma2_load_fn_t load,
+                       mca_osc_rdma2_cswap_fn_t cswap)
 {
-    mca_osc_rdma2_peer_t *peer = acc->peer;
     size_t wsize = acc->esize < 4 ? 4 : acc->esize, off;
     uint64_t wa = ra & ~(uint64_t) (wsize - 1), cur = 0, nv, found;
-    volatile void *wp = NULL;
-    int ret = OMPI_SUCCESS;
+    int ret;
 
     off = ra - wa;
-    if (NULL != peer->win_ptr) {
-        wp = peer->win_ptr + (wa - peer->base);
-        cur = rdma2_cpu_load(wp, wsize);
-    } else {
-        ret = mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, 0, &cur, wsize, wa,
-                                       peer->win_rkey);
-    }
+    ret = load(acc->peer, acc->mem, &cur, wsize, wa);
     while (OMPI_SUCCESS == ret && 0 == memcmp((char *) &cur + off, compare, acc->esize)) {
         nv = cur;
         memcpy((char *) &nv + off, origin, acc->esize);
-        if (NULL != wp) {
-            if (rdma2_cpu_cas(wp, wsize, &cur, nv)) break;
-        } else {
-            found = nv;
-            ret = mca_osc_rdma2_ucx_cswap(peer->ep, cur, &found, wsize, wa, peer->win_rkey);
-            if (found == cur) break;
-            cur = found;
-        }
+        ret = cswap(acc->peer, acc->mem, cur, nv, &found, wsize, wa);
+        if (found == cur) break;
+        cur = found;
     }
     memcpy(result, (char *) &cur + off, acc->esize);
     return ret;
 }
 
-static int rdma2_cas_locked(const rdma2_acc_t *acc, uint64_t ra, const void *origin,
-                            const void *compare, void *result)
+static int mca_osc_rdma2_cas_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
+                                    const void *origin, const void *compare, void *result)
 {
-    mca_osc_rdma2_module_t *module = acc->module;
     mca_osc_rdma2_peer_t *peer = acc->peer;
     int ret, ret2;
 
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS != ret) return ret;
-    ret = mca_osc_rdma2_xfer(module, peer, false, result, (int) acc->esize, MPI_BYTE, ra,
+    ret = mca_osc_rdma2_xfer(peer, acc->mem, false, result, (int) acc->esize, MPI_BYTE, ra,
                              (int) acc->esize, MPI_BYTE);
-    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(module, peer);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
     if (OMPI_SUCCESS == ret && 0 == memcmp(result, compare, acc->esize)) {
-        ret = mca_osc_rdma2_xfer(module, peer, true, (void *) origin, (int) acc->esize, MPI_BYTE,
-                                 ra, (int) acc->esize, MPI_BYTE);
-        if (OMPI_SUCCESS == ret) ret = rdma2_before_unlock(module, peer);
+        ret = mca_osc_rdma2_xfer(peer, acc->mem, true, (void *) origin, (int) acc->esize,
+                                 MPI_BYTE, ra, (int) acc->esize, MPI_BYTE);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
     }
-    ret2 = mca_osc_rdma2_acc_unlock(module, peer);
+    ret2 = mca_osc_rdma2_acc_unlock(peer);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
@@ -624,32 +618,41 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
                                    void *result_addr, struct ompi_datatype_t *dt, int target,
                                    ptrdiff_t target_disp, struct ompi_win_t *win)
 {
-    rdma2_acc_t acc = { .module = RDMA2_MODULE(win), .op = &ompi_mpi_op_replace.op };
+    mca_osc_rdma2_acc_t acc = { .module = MCA_OSC_RDMA2_MODULE(win),
+                                .op = &ompi_mpi_op_replace.op };
     mca_osc_rdma2_peer_t *peer = acc.module->peers[target];
+    const mca_osc_rdma2_win_path_t *path;
     uint64_t raddr;
     int64_t off = (int64_t) target_disp * (NULL != peer ? peer->disp_unit : 0);
     int ret;
 
-    if (!rdma2_cas_type_valid(dt)) {
+    if (!mca_osc_rdma2_cas_type_valid(dt)) {
         return MPI_ERR_TYPE;
     }
     /* Fast path: element mode, mapped target, aligned, in range. */
-    if (RDMA2_ACC_ELEMENT == acc.module->acc_mode && NULL != peer && NULL != peer->win_ptr &&
-        ompi_datatype_is_predefined(dt) && rdma2_element_type(acc.module, peer, dt) && off >= 0 &&
-        (uint64_t) off + dt->super.size <= peer->size &&
-        0 == (peer->base + off) % dt->super.size &&
+    if (MCA_OSC_RDMA2_ACC_ELEMENT == acc.module->acc_mode && NULL != peer &&
+        NULL != peer->win.ptr && ompi_datatype_is_predefined(dt) &&
+        mca_osc_rdma2_element_type(acc.module, peer, dt) && off >= 0 &&
+        (uint64_t) off + dt->super.size <= peer->win.size &&
+        0 == (peer->win.base + off) % dt->super.size &&
         OMPI_SUCCESS == mca_osc_rdma2_check_access(acc.module, target)) {
         acc.peer = peer;
+        acc.mem = &peer->win;
         acc.prim = dt;
         acc.esize = dt->super.size;
-        return rdma2_cas_word(&acc, peer->base + off, origin_addr, compare_addr, result_addr);
+        return mca_osc_rdma2_cas_word(&acc, peer->win.base + off, origin_addr, compare_addr,
+                                      result_addr, mca_osc_rdma2_mapped_load,
+                                      mca_osc_rdma2_mapped_cswap);
     }
-    ret = mca_osc_rdma2_prepare(acc.module, target, 1, dt, target_disp, 1, dt, &acc.peer, &raddr);
+    ret = mca_osc_rdma2_prepare(acc.module, target, 1, dt, target_disp, 1, dt, &acc.peer,
+                                &acc.mem, &raddr);
     if (OMPI_SUCCESS != ret) return ret;
     acc.prim = dt;
     ompi_datatype_type_size(dt, &acc.esize);
-    if (rdma2_element_type(acc.module, acc.peer, dt) && 0 == raddr % acc.esize) {
-        return rdma2_cas_word(&acc, raddr, origin_addr, compare_addr, result_addr);
+    if (mca_osc_rdma2_element_type(acc.module, acc.peer, dt) && 0 == raddr % acc.esize) {
+        path = acc.mem->path;
+        return mca_osc_rdma2_cas_word(&acc, raddr, origin_addr, compare_addr, result_addr,
+                                      path->load, path->cswap);
     }
-    return rdma2_cas_locked(&acc, raddr, origin_addr, compare_addr, result_addr);
+    return mca_osc_rdma2_cas_locked(&acc, raddr, origin_addr, compare_addr, result_addr);
 }

@@ -11,7 +11,8 @@
  * word after flushing; wait waits until `complete` reaches the number of
  * origins of all exposure epochs posted so far.  A target can not post
  * epoch e+1 to an origin before that origin completed epoch e, so the
- * counters never run ahead of the epoch they stand for.
+ * counters never run ahead of the epoch they stand for.  The epochs
+ * themselves are kept in the window's synchronization object.
  */
 #include "ompi_config.h"
 
@@ -20,53 +21,35 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 
-#include "osc_rdma2.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
-/* Wait for a counter in our state block that others raise.  Plain loads
- * see direct peers' stores; a progress call now and then serves peers
- * that reach us through UCX and the rest of MPI (a peer may wait in the
- * PML for us).  A progress call costs a few hundred ns, the arrival it
- * delays too, so when every peer is mapped (element mode) progress is
- * rare. */
-static void rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *word,
-                          uint64_t value)
-{
-    const int spins = RDMA2_ACC_ELEMENT == module->acc_mode ? 1 << 14 : 256;
-    int i;
+#include "osc_rdma2_active.h"
+#include "osc_rdma2_completion.h"
 
-    while (*word < value) {
-        for (i = 0; i < spins && *word < value; ++i) {
-        }
-        if (*word < value) {
-            opal_progress();
-        }
-    }
-    opal_atomic_rmb();
-}
+#define MCA_OSC_RDMA2_WORD(field) offsetof(mca_osc_rdma2_state_t, field)
 
 /* Dissemination barrier: in round k each rank raises round k's counter of
  * rank + 2^k and waits for its own to reach the number of fences entered.
  * Only rank - 2^k raises a rank's round-k counter, once per fence, so the
  * counters never need resetting and a rank already in the next fence can
  * only make a wait succeed that its own previous increment satisfied.
- * A CPU atomic add (release order) on one node; a posted UCX add otherwise (ordered after the
- * flush that precedes it). */
-static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
+ * A CPU atomic add (release order) on one node; a posted UCX add otherwise
+ * (ordered after the flush that precedes it). */
+static int mca_osc_rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
 {
     int p = module->size_comm, me = module->my_rank, k, d, ret = OMPI_SUCCESS;
-    uint64_t epoch = ++module->fence_epoch;
+    uint64_t epoch = ++module->sync.fence_epoch;
     mca_osc_rdma2_peer_t *peer;
 
     for (k = 0, d = 1; d < p && OMPI_SUCCESS == ret; ++k, d <<= 1) {
         ret = mca_osc_rdma2_peer(module, (me + d) % p, &peer);
         if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_state_post(
-                module, peer, NULL != peer->state_ptr ? &peer->state_ptr->fence_round[k] : NULL,
-                peer->state + offsetof(mca_osc_rdma2_state_t, fence_round) + k * sizeof(uint64_t),
-                peer->state_rkey, 1);
+            ret = mca_osc_rdma2_posted_add(peer, &peer->state,
+                                           MCA_OSC_RDMA2_WORD(fence_round) +
+                                               k * sizeof(uint64_t), 1);
         }
         if (OMPI_SUCCESS == ret) {
-            rdma2_wait_ge(module, &module->state->fence_round[k], epoch);
+            mca_osc_rdma2_wait_ge(module, &module->state->fence_round[k], epoch);
         }
     }
     return ret;
@@ -79,23 +62,23 @@ static int rdma2_fence_barrier(mca_osc_rdma2_module_t *module)
  * line of each counter both ways and takes a locked add (put + fence
  * ping-pong on 2 ranks here: 0.22 against 0.49 us).  Words only grow, and
  * a rank already in the next fence has a larger one, so no reset is needed. */
-static void rdma2_fence_meet(mca_osc_rdma2_module_t *module)
+static void mca_osc_rdma2_fence_meet(mca_osc_rdma2_module_t *module)
 {
-    uint64_t epoch = ++module->fence_epoch;
+    uint64_t epoch = ++module->sync.fence_epoch;
 
     mca_common_ompix_atomic_store_rel_64(&module->fence_meet[module->my_rank], epoch);
     for (int j = 0; j < module->size_comm; ++j) {
-        rdma2_wait_ge(module, &module->fence_meet[j], epoch);
+        mca_osc_rdma2_wait_ge(module, &module->fence_meet[j], epoch);
     }
 }
 
 int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
     int ret = OMPI_SUCCESS;
 
-    if (module->lock_all || module->num_locks > 0 || NULL != module->start_group ||
-        NULL != module->post_group) {
+    if (mca_osc_rdma2_sync_open(sync) || NULL != sync->post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
     /* NOPRECEDE: nothing of ours to complete.  The barrier stays: the
@@ -105,21 +88,22 @@ int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
         ret = mca_osc_rdma2_complete_all(module);
     }
     if (OMPI_SUCCESS == ret && NULL != module->fence_meet) {
-        rdma2_fence_meet(module);
+        mca_osc_rdma2_fence_meet(module);
     } else if (OMPI_SUCCESS == ret) {
-        ret = rdma2_fence_barrier(module);
+        ret = mca_osc_rdma2_fence_barrier(module);
     }
     opal_atomic_mb();
     /* NOSUCCEED: no epoch follows, so operations until the next
      * synchronization are erroneous (MPI_ERR_RMA_SYNC). */
-    module->fence_active = !(assert & MPI_MODE_NOSUCCEED);
+    sync->fence = !(assert & MPI_MODE_NOSUCCEED);
     return ret;
 }
 
 /* Ranks of `group` in the window's communicator, translated once per
  * group and kept in `cache` while the same group comes again. */
-static int rdma2_group_ranks(mca_osc_rdma2_module_t *module, rdma2_group_cache_t *cache,
-                             ompi_group_t *group, int **ranks)
+static int mca_osc_rdma2_group_ranks(mca_osc_rdma2_module_t *module,
+                                     mca_osc_rdma2_group_cache_t *cache, ompi_group_t *group,
+                                     int **ranks)
 {
     int n = ompi_group_size(group), i, ret;
     int *in, *out;
@@ -156,43 +140,32 @@ static int rdma2_group_ranks(mca_osc_rdma2_module_t *module, rdma2_group_cache_t
     return OMPI_SUCCESS;
 }
 
-void mca_osc_rdma2_group_cache_clear(rdma2_group_cache_t *cache)
-{
-    if (NULL != cache->group) {
-        OBJ_RELEASE(cache->group);
-        free(cache->ranks);
-        cache->group = NULL;
-        cache->ranks = NULL;
-    }
-}
-
 int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
     mca_osc_rdma2_peer_t *peer;
     int *ranks, n, i, ret;
 
-    if (NULL != module->post_group) {
+    if (NULL != sync->post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = rdma2_group_ranks(module, &module->post_cache, group, &ranks);
+    ret = mca_osc_rdma2_group_ranks(module, &sync->post_cache, group, &ranks);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
     n = ompi_group_size(group);
     OBJ_RETAIN(group);
-    module->post_group = group;
-    module->complete_expected += n;
+    sync->post_group = group;
+    sync->complete_expected += n;
     /* Our own stores to the window must be visible before anyone starts. */
     opal_atomic_mb();
     for (i = 0; i < n && OMPI_SUCCESS == ret && !(assert & MPI_MODE_NOCHECK); ++i) {
         ret = mca_osc_rdma2_peer(module, ranks[i], &peer);
         if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_state_post(
-                module, peer, NULL != peer->state_ptr ? &peer->state_ptr->posted[module->my_rank] : NULL,
-                peer->state + offsetof(mca_osc_rdma2_state_t, posted) +
-                    module->my_rank * sizeof(uint64_t),
-                peer->state_rkey, 1);
+            ret = mca_osc_rdma2_posted_add(peer, &peer->state,
+                                           module->layout.posted +
+                                               module->my_rank * sizeof(uint64_t), 1);
         }
     }
     return ret;
@@ -200,14 +173,16 @@ int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t
 
 int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
+    mca_osc_rdma2_sync_target_t *t;
     mca_osc_rdma2_peer_t *peer;
     int *ranks, n, i, ret;
 
-    if (NULL != module->start_group || module->lock_all || module->num_locks > 0) {
+    if (mca_osc_rdma2_sync_open(sync)) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = rdma2_group_ranks(module, &module->start_cache, group, &ranks);
+    ret = mca_osc_rdma2_group_ranks(module, &sync->start_cache, group, &ranks);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
@@ -217,83 +192,84 @@ int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_
         if (OMPI_SUCCESS != ret) {
             break;
         }
+        t = &sync->target[ranks[i]];
         if (!(assert & MPI_MODE_NOCHECK)) {
             /* posted[] is written by the targets into our own state block. */
-            rdma2_wait_ge(module, &module->state->posted[ranks[i]], ++peer->starts);
+            mca_osc_rdma2_wait_ge(module, &module->posted[ranks[i]], ++t->starts);
         }
-        peer->starts_open = true;
+        t->access = MCA_OSC_RDMA2_ACCESS_PSCW;
     }
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
     opal_atomic_rmb();
     OBJ_RETAIN(group);
-    module->start_group = group;
-    module->start_ranks = ranks;
-    module->start_count = n;
+    sync->start_group = group;
+    sync->start_ranks = ranks;
+    sync->start_count = n;
+    sync->type = MCA_OSC_RDMA2_SYNC_PSCW;
     return OMPI_SUCCESS;
 }
 
 int mca_osc_rdma2_complete(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
     int i, ret, ret2;
 
-    if (NULL == module->start_group) {
+    if (MCA_OSC_RDMA2_SYNC_PSCW != sync->type) {
         return OMPI_ERR_RMA_SYNC;
     }
     ret = mca_osc_rdma2_complete_all(module);
-    for (i = 0; i < module->start_count; ++i) {
-        mca_osc_rdma2_peer_t *peer = module->peers[module->start_ranks[i]];
-        peer->starts_open = false;
-        ret2 = mca_osc_rdma2_state_post(module, peer, NULL != peer->state_ptr ? &peer->state_ptr->complete
-                                                                      : NULL,
-                                        peer->state + offsetof(mca_osc_rdma2_state_t, complete),
-                                        peer->state_rkey, 1);
+    for (i = 0; i < sync->start_count; ++i) {
+        mca_osc_rdma2_peer_t *peer = module->peers[sync->start_ranks[i]];
+        sync->target[sync->start_ranks[i]].access = MCA_OSC_RDMA2_ACCESS_NONE;
+        ret2 = mca_osc_rdma2_posted_add(peer, &peer->state, MCA_OSC_RDMA2_WORD(complete), 1);
         ret = OMPI_SUCCESS != ret ? ret : ret2;
     }
-    module->start_ranks = NULL;     /* owned by start_cache */
-    module->start_count = 0;
-    OBJ_RELEASE(module->start_group);
-    module->start_group = NULL;
+    sync->start_ranks = NULL;       /* owned by start_cache */
+    sync->start_count = 0;
+    OBJ_RELEASE(sync->start_group);
+    sync->start_group = NULL;
+    sync->type = MCA_OSC_RDMA2_SYNC_NONE;
     return ret;
 }
 
-static bool rdma2_exposure_done(mca_osc_rdma2_module_t *module)
+static bool mca_osc_rdma2_exposure_done(mca_osc_rdma2_module_t *module)
 {
-    return module->state->complete >= module->complete_expected;
+    return module->state->complete >= module->sync.complete_expected;
 }
 
-static void rdma2_exposure_end(mca_osc_rdma2_module_t *module)
+static void mca_osc_rdma2_exposure_end(mca_osc_rdma2_module_t *module)
 {
     opal_atomic_rmb();
-    OBJ_RELEASE(module->post_group);
-    module->post_group = NULL;
+    OBJ_RELEASE(module->sync.post_group);
+    module->sync.post_group = NULL;
 }
 
 int mca_osc_rdma2_wait(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
 
-    if (NULL == module->post_group) {
+    if (NULL == module->sync.post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    rdma2_wait_ge(module, &module->state->complete, module->complete_expected);
-    rdma2_exposure_end(module);
+    mca_osc_rdma2_wait_ge(module, &module->state->complete, module->sync.complete_expected);
+    mca_osc_rdma2_exposure_end(module);
     return OMPI_SUCCESS;
 }
 
 int mca_osc_rdma2_test(struct ompi_win_t *win, int *flag)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
 
-    if (NULL == module->post_group) {
+    if (NULL == module->sync.post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
     opal_progress();
-    *flag = rdma2_exposure_done(module);
+    *flag = mca_osc_rdma2_exposure_done(module);
     if (*flag) {
-        rdma2_exposure_end(module);
+        mca_osc_rdma2_exposure_end(module);
     }
     return OMPI_SUCCESS;
 }

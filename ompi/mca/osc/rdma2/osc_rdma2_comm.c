@@ -3,51 +3,39 @@
  *
  * Put and Get.  A transfer is a list of (local, remote) contiguous pieces
  * obtained by walking both datatypes with the convertor's raw iovec
- * interface; each piece is a memcpy when the target's memory is mapped
- * (same node, allocated window, or ourselves), a process_vm_writev/readv
- * for other same-node memory (created windows, dynamic regions), else a
- * ucp_put_nbx / ucp_get_nbx completed by the next flush of that endpoint
- * (or by its own callback for Rput/Rget).
+ * interface; each piece goes through the target memory's path
+ * (osc_rdma2_path.h): a copy when mapped, a process_vm_writev/readv for
+ * other same-node memory, else a ucp_put_nbx / ucp_get_nbx completed by
+ * the next flush of that endpoint (or by its own callback for Rput/Rget).
  */
 #include "ompi_config.h"
-
-#include <string.h>
-#include <errno.h>
-#if defined(__linux__)
-#include <sys/uio.h>
-#endif
 
 #include "opal/datatype/opal_convertor.h"
 #include "ompi/mca/osc/base/base.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_comm.h"
+#include "osc_rdma2_dynamic.h"
+#include "osc_rdma2_path_mapped.h"
 
-#define RDMA2_IOV_BATCH 32
+#define MCA_OSC_RDMA2_IOV_BATCH 32
 
 /* Access rules: an operation needs an epoch that covers its target. */
 int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target)
 {
-    mca_osc_rdma2_peer_t *peer = module->peers[target];
-
-    if (module->fence_active || module->lock_all) {
-        return OMPI_SUCCESS;
-    }
-    if (NULL != peer && (RDMA2_LOCK_NONE != peer->lock_type || peer->starts_open)) {
-        return OMPI_SUCCESS;
-    }
-    return OMPI_ERR_RMA_SYNC;
+    return mca_osc_rdma2_sync_covers(&module->sync, target) ? OMPI_SUCCESS : OMPI_ERR_RMA_SYNC;
 }
 
 int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
                                ptrdiff_t disp, int count, struct ompi_datatype_t *dt,
-                               uint64_t *addr)
+                               uint64_t *addr, const mca_osc_rdma2_win_mem_t **mem)
 {
     bool dynamic = MPI_WIN_FLAVOR_DYNAMIC == module->flavor;
     ptrdiff_t lb, extent, true_lb, true_extent;
     int64_t off = (int64_t) disp * peer->disp_unit, lo, hi;
 
     /* Dynamic windows: displacements are absolute addresses. */
-    *addr = (dynamic ? 0 : peer->base) + off;
+    *addr = (dynamic ? 0 : peer->win.base) + off;
+    *mem = &peer->win;
     if (0 == count) {
         return OMPI_SUCCESS;
     }
@@ -61,112 +49,28 @@ int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
         lo += (int64_t) (count - 1) * extent;
     }
     if (dynamic) {
-        return mca_osc_rdma2_dyn_lookup(module, peer, (uint64_t) lo, (uint64_t) (hi - lo));
+        return mca_osc_rdma2_dyn_lookup(module, peer, (uint64_t) lo, (uint64_t) (hi - lo), mem);
     }
-    if (lo < 0 || hi > (int64_t) peer->size) {
+    if (lo < 0 || hi > (int64_t) peer->win.size) {
         return OMPI_ERR_RMA_RANGE;
     }
     return OMPI_SUCCESS;
 }
 
-/* Cross-memory attach (Linux): synchronous, so complete on return. */
-int mca_osc_rdma2_cma(mca_osc_rdma2_peer_t *peer, bool is_put, void *local, uint64_t raddr,
-                      size_t len)
-{
-#if defined(__linux__)
-    while (len > 0) {
-        struct iovec l = { .iov_base = local, .iov_len = len };
-        struct iovec r = { .iov_base = (void *) (uintptr_t) raddr, .iov_len = len };
-        ssize_t n = is_put ? process_vm_writev(peer->pid, &l, 1, &r, 1, 0)
-                           : process_vm_readv(peer->pid, &l, 1, &r, 1, 0);
-        if (n <= 0) {
-            if (n < 0 && EINTR == errno) continue;
-            RDMA2_VERBOSE(1, "cross-memory %s of %zu bytes with rank %d failed: %s",
-                          is_put ? "write" : "read", len, peer->rank, strerror(errno));
-            return OMPI_ERROR;
-        }
-        local = (char *) local + n;
-        raddr += (uint64_t) n;
-        len -= (size_t) n;
-    }
-    return OMPI_SUCCESS;
-#else
-    (void) peer; (void) is_put; (void) local; (void) raddr; (void) len;
-    return OMPI_ERR_NOT_SUPPORTED;
-#endif
-}
-
-/* Can we read the peer's memory (ptrace policy, containers)?  Reads one
- * byte of its state block, which always exists. */
-bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer)
-{
-#if defined(__linux__)
-    char byte;
-    struct iovec l = { .iov_base = &byte, .iov_len = 1 };
-    struct iovec r = { .iov_base = (void *) (uintptr_t) peer->state, .iov_len = 1 };
-    return 1 == process_vm_readv(peer->pid, &l, 1, &r, 1, 0);
-#else
-    (void) peer;
-    return false;
-#endif
-}
-
 /* One contiguous piece. */
-/* Only a self target can overlap the origin buffer; memcpy is faster
- * than memmove's direction check for everything else. */
-static inline void rdma2_copy(void *dst, const void *src, size_t len)
+static inline int mca_osc_rdma2_piece(mca_osc_rdma2_peer_t *peer,
+                                      const mca_osc_rdma2_win_mem_t *mem, bool is_put,
+                                      mca_osc_rdma2_request_t *req, char *local, uint64_t raddr,
+                                      size_t len)
 {
-    if ((const char *) src + len <= (char *) dst || (char *) dst + len <= (const char *) src) {
-        memcpy(dst, src, len);
-    } else {
-        memmove(dst, src, len);
-    }
-}
-
-static int rdma2_piece(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
-                       mca_osc_rdma2_request_t *req, char *local, uint64_t raddr, size_t len)
-{
-    ucp_request_param_t param;
-    ucs_status_ptr_t sp;
-
     if (0 == len) {
         return OMPI_SUCCESS;
     }
-    if (NULL != peer->win_ptr) {
-        char *remote = peer->win_ptr + (raddr - peer->base);
-        if (is_put) {
-            rdma2_copy(remote, local, len);
-        } else {
-            rdma2_copy(local, remote, len);
-        }
-        return OMPI_SUCCESS;
-    }
-    if (peer->cma) {
-        return mca_osc_rdma2_cma(peer, is_put, local, raddr, len);
-    }
-    memset(&param, 0, sizeof(param));
-    if (NULL != req) {
-        /* Rput/Rget: the piece's own callback completes the request. */
-        param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-        param.cb.send = mca_osc_rdma2_request_piece_cb;
-        param.user_data = req;
-        opal_atomic_add_fetch_32(&req->outstanding, 1);
-    }
-    sp = is_put ? ucp_put_nbx(peer->ep, local, len, raddr, peer->win_rkey, &param)
-                : ucp_get_nbx(peer->ep, local, len, raddr, peer->win_rkey, &param);
-    peer->ucx_pending = true;
-    module->ucx_pending_any = true;
-    if (NULL != req) {
-        if (UCS_PTR_IS_PTR(sp)) {
-            return OMPI_SUCCESS;            /* the callback frees it */
-        }
-        opal_atomic_add_fetch_32(&req->outstanding, -1);
-        return UCS_PTR_IS_ERR(sp) ? OMPI_ERROR : OMPI_SUCCESS;
-    }
-    return mca_osc_rdma2_ucx_check(sp);
+    return is_put ? mem->path->put(peer, mem, req, local, raddr, len)
+                  : mem->path->get(peer, mem, req, local, raddr, len);
 }
 
-static bool rdma2_contiguous(struct ompi_datatype_t *dt, int count, ptrdiff_t *lb)
+static bool mca_osc_rdma2_contiguous(struct ompi_datatype_t *dt, int count, ptrdiff_t *lb)
 {
     ptrdiff_t true_extent;
     ompi_datatype_get_true_extent(dt, lb, &true_extent);
@@ -174,12 +78,13 @@ static bool rdma2_contiguous(struct ompi_datatype_t *dt, int count, ptrdiff_t *l
 }
 
 /* Walks two layouts of the same byte stream and pairs their pieces. */
-static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                          bool is_put, mca_osc_rdma2_request_t *req, void *local, int count, struct ompi_datatype_t *dt,
-                          uint64_t raddr, int tcount, struct ompi_datatype_t *tdt)
+static int mca_osc_rdma2_xfer_iov(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
+                                  bool is_put, mca_osc_rdma2_request_t *req, void *local,
+                                  int count, struct ompi_datatype_t *dt, uint64_t raddr,
+                                  int tcount, struct ompi_datatype_t *tdt)
 {
     opal_convertor_t lconv, rconv;
-    struct iovec liov[RDMA2_IOV_BATCH], riov[RDMA2_IOV_BATCH];
+    struct iovec liov[MCA_OSC_RDMA2_IOV_BATCH], riov[MCA_OSC_RDMA2_IOV_BATCH];
     uint32_t lcnt = 0, rcnt = 0, li = 0, ri = 0;
     size_t size;
     bool ldone = false, rdone = false;
@@ -197,21 +102,21 @@ static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *
         size_t len;
         if (li == lcnt) {
             if (ldone) break;
-            lcnt = RDMA2_IOV_BATCH;
+            lcnt = MCA_OSC_RDMA2_IOV_BATCH;
             ldone = opal_convertor_raw(&lconv, liov, &lcnt, &size);
             li = 0;
             if (0 == lcnt) break;
         }
         if (ri == rcnt) {
             if (rdone) break;
-            rcnt = RDMA2_IOV_BATCH;
+            rcnt = MCA_OSC_RDMA2_IOV_BATCH;
             rdone = opal_convertor_raw(&rconv, riov, &rcnt, &size);
             ri = 0;
             if (0 == rcnt) break;
         }
         len = liov[li].iov_len < riov[ri].iov_len ? liov[li].iov_len : riov[ri].iov_len;
-        ret = rdma2_piece(module, peer, is_put, req, liov[li].iov_base,
-                          (uint64_t) (uintptr_t) riov[ri].iov_base, len);
+        ret = mca_osc_rdma2_piece(peer, mem, is_put, req, liov[li].iov_base,
+                                  (uint64_t) (uintptr_t) riov[ri].iov_base, len);
         liov[li].iov_base = (char *) liov[li].iov_base + len;
         liov[li].iov_len -= len;
         riov[ri].iov_base = (char *) riov[ri].iov_base + len;
@@ -226,34 +131,34 @@ static int rdma2_xfer_iov(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *
     return ret;
 }
 
-static int rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
-                      mca_osc_rdma2_request_t *req, void *local, int count,
-                      struct ompi_datatype_t *dt, uint64_t raddr, int tcount,
-                      struct ompi_datatype_t *tdt)
+static int mca_osc_rdma2_xfer_req(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
+                                  bool is_put, mca_osc_rdma2_request_t *req, void *local,
+                                  int count, struct ompi_datatype_t *dt, uint64_t raddr,
+                                  int tcount, struct ompi_datatype_t *tdt)
 {
     ptrdiff_t llb, rlb;
     size_t size;
 
-    if (rdma2_contiguous(dt, count, &llb) && rdma2_contiguous(tdt, tcount, &rlb)) {
+    if (mca_osc_rdma2_contiguous(dt, count, &llb) && mca_osc_rdma2_contiguous(tdt, tcount, &rlb)) {
         ompi_datatype_type_size(dt, &size);
-        return rdma2_piece(module, peer, is_put, req, (char *) local + llb, raddr + rlb,
-                           size * (size_t) count);
+        return mca_osc_rdma2_piece(peer, mem, is_put, req, (char *) local + llb, raddr + rlb,
+                                   size * (size_t) count);
     }
-    return rdma2_xfer_iov(module, peer, is_put, req, local, count, dt, raddr, tcount, tdt);
+    return mca_osc_rdma2_xfer_iov(peer, mem, is_put, req, local, count, dt, raddr, tcount, tdt);
 }
 
-int mca_osc_rdma2_xfer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer, bool is_put,
-                       void *local, int count, struct ompi_datatype_t *dt, uint64_t raddr,
-                       int tcount, struct ompi_datatype_t *tdt)
+int mca_osc_rdma2_xfer(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
+                       bool is_put, void *local, int count, struct ompi_datatype_t *dt,
+                       uint64_t raddr, int tcount, struct ompi_datatype_t *tdt)
 {
-    return rdma2_xfer(module, peer, is_put, NULL, local, count, dt, raddr, tcount, tdt);
+    return mca_osc_rdma2_xfer_req(peer, mem, is_put, NULL, local, count, dt, raddr, tcount, tdt);
 }
 
 /* Common checks of Put/Get/accumulates: peer, epoch, matching sizes, range. */
 int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
                           struct ompi_datatype_t *dt, ptrdiff_t disp, int tcount,
                           struct ompi_datatype_t *tdt, mca_osc_rdma2_peer_t **peer,
-                          uint64_t *raddr)
+                          const mca_osc_rdma2_win_mem_t **mem, uint64_t *raddr)
 {
     size_t size, tsize;
     int ret;
@@ -267,72 +172,74 @@ int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
     if (size * (size_t) count != tsize * (size_t) tcount) {
         return MPI_ERR_TYPE;
     }
-    return mca_osc_rdma2_target_range(module, *peer, disp, tcount, tdt, raddr);
+    return mca_osc_rdma2_target_range(module, *peer, disp, tcount, tdt, raddr, mem);
 }
 
-/* Put or Get; with `req`, UCX pieces complete that request (Rput/Rget). */
+/* Put or Get; with `req`, pieces that complete later complete that
+ * request (Rput/Rget). */
 int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *req, bool is_put,
                        void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
                        int target, ptrdiff_t target_disp, int target_count,
                        struct ompi_datatype_t *target_dt)
 {
+    const mca_osc_rdma2_win_mem_t *mem;
     mca_osc_rdma2_peer_t *peer;
     uint64_t raddr;
     int ret;
 
     ret = mca_osc_rdma2_prepare(module, target, origin_count, origin_dt, target_disp,
-                                target_count, target_dt, &peer, &raddr);
+                                target_count, target_dt, &peer, &mem, &raddr);
     if (OMPI_SUCCESS != ret || 0 == target_count) {
         return ret;
     }
-    return rdma2_xfer(module, peer, is_put, req, origin_addr, origin_count, origin_dt, raddr,
-                      target_count, target_dt);
+    return mca_osc_rdma2_xfer_req(peer, mem, is_put, req, origin_addr, origin_count, origin_dt,
+                                  raddr, target_count, target_dt);
 }
 
 /* The common case in a few dozen instructions: same predefined type on
  * both sides, a target we already mapped, inside its window.  Returns the
  * target address, or NULL to take the general path (which also reports
  * any error). */
-static char *rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
-                               struct ompi_datatype_t *dt, int count,
-                               struct ompi_datatype_t *tdt, int tcount, ptrdiff_t disp,
-                               size_t *len)
+static char *mca_osc_rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
+                                       struct ompi_datatype_t *dt, int count,
+                                       struct ompi_datatype_t *tdt, int tcount, ptrdiff_t disp,
+                                       size_t *len)
 {
     mca_osc_rdma2_peer_t *peer = module->peers[target];
     int64_t off;
 
-    if (NULL == peer || NULL == peer->win_ptr || dt != tdt || count != tcount || count <= 0 ||
+    if (NULL == peer || NULL == peer->win.ptr || dt != tdt || count != tcount || count <= 0 ||
         MPI_WIN_FLAVOR_DYNAMIC == module->flavor || !ompi_datatype_is_predefined(dt) ||
         OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
         return NULL;
     }
     *len = dt->super.size * (size_t) count;
     off = (int64_t) disp * peer->disp_unit;
-    if (off < 0 || (uint64_t) off + *len > peer->size) {
+    if (off < 0 || (uint64_t) off + *len > peer->win.size) {
         return NULL;
     }
-    return peer->win_ptr + off;
+    return peer->win.ptr + off;
 }
 
 /* Same-type contiguous access to a mapped target: one copy; anything
  * else goes through the general path. */
-static inline int rdma2_put_get(bool is_put, void *origin_addr, int origin_count,
-                                struct ompi_datatype_t *origin_dt, int target,
-                                ptrdiff_t target_disp, int target_count,
-                                struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
+static inline int mca_osc_rdma2_put_get(bool is_put, void *origin_addr, int origin_count,
+                                        struct ompi_datatype_t *origin_dt, int target,
+                                        ptrdiff_t target_disp, int target_count,
+                                        struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
     size_t len;
-    char *p = rdma2_fast_target(RDMA2_MODULE(win), target, origin_dt, origin_count, target_dt,
-                                target_count, target_disp, &len);
+    char *p = mca_osc_rdma2_fast_target(MCA_OSC_RDMA2_MODULE(win), target, origin_dt,
+                                        origin_count, target_dt, target_count, target_disp, &len);
     if (NULL != p) {
         if (is_put) {
-            rdma2_copy(p, origin_addr, len);
+            mca_osc_rdma2_mapped_copy(p, origin_addr, len);
         } else {
-            rdma2_copy(origin_addr, p, len);
+            mca_osc_rdma2_mapped_copy(origin_addr, p, len);
         }
         return OMPI_SUCCESS;
     }
-    return mca_osc_rdma2_rdma(RDMA2_MODULE(win), NULL, is_put, origin_addr, origin_count,
+    return mca_osc_rdma2_rdma(MCA_OSC_RDMA2_MODULE(win), NULL, is_put, origin_addr, origin_count,
                               origin_dt, target, target_disp, target_count, target_dt);
 }
 
@@ -340,14 +247,14 @@ int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_dat
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
-    return rdma2_put_get(true, (void *) origin_addr, origin_count, origin_dt, target, target_disp,
-                         target_count, target_dt, win);
+    return mca_osc_rdma2_put_get(true, (void *) origin_addr, origin_count, origin_dt, target,
+                                 target_disp, target_count, target_dt, win);
 }
 
 int mca_osc_rdma2_get(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
-    return rdma2_put_get(false, origin_addr, origin_count, origin_dt, target, target_disp,
-                         target_count, target_dt, win);
+    return mca_osc_rdma2_put_get(false, origin_addr, origin_count, origin_dt, target, target_disp,
+                                 target_count, target_dt, win);
 }

@@ -1,25 +1,30 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Component: MCA parameters, query (which windows we serve), select (hands
- * over to osc_rdma2_window.c), finalize, and the module's function table.
+ * Component: MCA parameters, open/close (help files, the registry entry MPI
+ * extensions find), init/finalize (request free list, UCX tear-down),
+ * query (which windows we serve; select hands over to osc_rdma2_window.c).
  */
 #include "ompi_config.h"
 
 #include "opal/mca/base/mca_base_var.h"
+#include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
 #include "ompi/mca/osc/base/base.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_module.h"
+#include "osc_rdma2_overlap.h"
+#include "osc_rdma2_request.h"
 #include "osc_rdma2_api.h"
 
-static int rdma2_register(void);
-static int rdma2_open(void);
-static int rdma2_close(void);
-static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads);
-static int rdma2_finalize(void);
-static int rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
-                       struct ompi_communicator_t *comm, struct opal_info_t *info, int flavor);
+static int mca_osc_rdma2_register(void);
+static int mca_osc_rdma2_open(void);
+static int mca_osc_rdma2_close(void);
+static int mca_osc_rdma2_init(bool enable_progress_threads, bool enable_mpi_threads);
+static int mca_osc_rdma2_finalize(void);
+static int mca_osc_rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
+                               struct ompi_communicator_t *comm, struct opal_info_t *info,
+                               int flavor);
 
 mca_osc_rdma2_component_t mca_osc_rdma2_component = {
     .super = {
@@ -28,79 +33,101 @@ mca_osc_rdma2_component_t mca_osc_rdma2_component = {
             .mca_component_name = "rdma2",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                   OMPI_RELEASE_VERSION),
-            .mca_open_component = rdma2_open,
-            .mca_close_component = rdma2_close,
-            .mca_register_component_params = rdma2_register,
+            .mca_open_component = mca_osc_rdma2_open,
+            .mca_close_component = mca_osc_rdma2_close,
+            .mca_register_component_params = mca_osc_rdma2_register,
         },
         .osc_data = {
             MCA_BASE_METADATA_PARAM_NONE
         },
-        .osc_init = rdma2_init,
-        .osc_query = rdma2_query,
+        .osc_init = mca_osc_rdma2_init,
+        .osc_query = mca_osc_rdma2_query,
         .osc_select = mca_osc_rdma2_window_create,
-        .osc_finalize = rdma2_finalize,
+        .osc_finalize = mca_osc_rdma2_finalize,
     },
 };
 
-static int rdma2_register(void)
+/* osc_rdma2_progress_thread: names, and the numbers older settings used. */
+static const mca_base_var_enum_value_t mca_osc_rdma2_thread_values[] = {
+    { MCA_OSC_RDMA2_THREAD_NEVER, "never" },
+    { MCA_OSC_RDMA2_THREAD_AUTO, "auto" },
+    { MCA_OSC_RDMA2_THREAD_ALWAYS, "always" },
+    { 0, NULL },
+};
+
+static void mca_osc_rdma2_register_int(const char *name, const char *description,
+                                       mca_base_var_info_lvl_t level, mca_base_var_scope_t scope,
+                                       mca_base_var_enum_t *enumerator, int *storage)
 {
+    (void) mca_base_component_var_register(&mca_osc_rdma2_component.super.osc_version, name,
+                                           description, MCA_BASE_VAR_TYPE_INT, enumerator, 0, 0,
+                                           level, scope, storage);
+}
+
+static int mca_osc_rdma2_register(void)
+{
+    mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
+    mca_base_var_enum_t *thread_enum = NULL;
+
     /* Above osc rdma (101) and osc sm (100), so default selection picks us
      * for every window we serve; shared windows are declined (see
-     * rdma2_query) and stay with osc sm. */
-    mca_osc_rdma2_component.priority = 120;
-    (void) mca_base_component_var_register(
-        &mca_osc_rdma2_component.super.osc_version, "priority",
-        "Priority of osc/rdma2 for the windows it can serve (MPI_Win_create, "
-        "MPI_Win_allocate, MPI_Win_create_dynamic); stock osc rdma is 101 and osc sm 100, so the default wins "
-        "default selection; 0 or --mca osc ^rdma2 turns it off",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_GROUP,
-        &mca_osc_rdma2_component.priority);
+     * mca_osc_rdma2_query) and stay with osc sm. */
+    c->priority = 120;
+    mca_osc_rdma2_register_int(
+        "priority",
+        "Priority of osc/rdma2 for the windows it can serve (MPI_Win_create, MPI_Win_allocate, "
+        "MPI_Win_create_dynamic; shared windows are left to osc sm); stock osc rdma is 101 and "
+        "osc sm 100, so the default wins default selection; 0 or --mca osc ^rdma2 turns it off",
+        OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_GROUP, NULL, &c->priority);
 
-    mca_osc_rdma2_component.max_attach = 64;
-    (void) mca_base_component_var_register(
-        &mca_osc_rdma2_component.super.osc_version, "max_attach",
-        "Most regions one rank may have attached to one dynamic window at a time "
-        "(each costs 224 bytes in that window's state block); must be the same on "
-        "every process",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
-        &mca_osc_rdma2_component.max_attach);
+    c->max_attach = 64;
+    mca_osc_rdma2_register_int(
+        "max_attach",
+        "Most regions one rank may have attached to one dynamic window at a time (each costs "
+        "224 bytes in every dynamic window's state block, and origins keep a copy of the "
+        "table of each target they reach); must be the same on every process",
+        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL_EQ, NULL, &c->max_attach);
 
-    mca_osc_rdma2_component.use_cma = true;
+    c->use_cma = true;
     (void) mca_base_component_var_register(
-        &mca_osc_rdma2_component.super.osc_version, "cma",
+        &c->super.osc_version, "cma",
         "Put/Get to same-node peers on memory UCX can not map (MPI_Win_create buffers, "
-        "dynamic regions) with process_vm_readv/writev: truly passive and cheaper than "
-        "UCX's emulation with active messages (used when the probe read works)",
+        "attached regions; allocated windows when UCX has no shared-memory transport) with "
+        "process_vm_readv/writev: truly passive and cheaper than UCX's emulation with active "
+        "messages (used toward a peer when a probe read of its memory works)",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
-        &mca_osc_rdma2_component.use_cma);
+        &c->use_cma);
 
-    mca_osc_rdma2_component.progress_thread = RDMA2_THREAD_AUTO;
-    (void) mca_base_component_var_register(
-        &mca_osc_rdma2_component.super.osc_version, "progress_thread",
+    c->progress_thread = MCA_OSC_RDMA2_THREAD_AUTO;
+    (void) mca_base_var_enum_create("osc_rdma2_progress_thread", mca_osc_rdma2_thread_values,
+                                    &thread_enum);
+    mca_osc_rdma2_register_int(
+        "progress_thread",
         "Progress thread serving peers that reach this process through UCX's active-message "
-        "emulation (TCP, off-node peers, created and dynamic windows), so that a target "
-        "computing outside MPI does not stall them: 0 never (targets progress only inside "
-        "MPI calls), 1 started by the first window some peer reaches through UCX, "
-        "2 started by the first window",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
-        &mca_osc_rdma2_component.progress_thread);
+        "emulation (TCP, off-node peers, created and dynamic windows without CMA), so that a "
+        "target computing outside MPI does not stall them: never (0: targets progress only "
+        "inside MPI calls), auto (1: started by the first window whose ranks do not all map "
+        "each other's memory, i.e. whose accumulates take the lock), always (2: started by "
+        "the first window); once started it runs until MPI_Finalize",
+        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP, thread_enum, &c->progress_thread);
+    if (NULL != thread_enum) {
+        OBJ_RELEASE(thread_enum);
+    }
 
-    mca_osc_rdma2_component.thread_max_sleep = 200;
-    (void) mca_base_component_var_register(
-        &mca_osc_rdma2_component.super.osc_version, "progress_thread_max_sleep",
+    c->thread_max_sleep = 200;
+    mca_osc_rdma2_register_int(
+        "progress_thread_max_sleep",
         "Longest nap in microseconds of the idle progress thread (it naps 1, 2, 4, ... "
-        "microseconds up to this after finding no work): the latency a target outside "
-        "MPI adds to the first operation after a quiet period, against wake-ups per second",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_GROUP,
-        &mca_osc_rdma2_component.thread_max_sleep);
+        "microseconds up to this after finding no work): the latency a target outside MPI "
+        "adds to the first operation after a quiet period, against wake-ups per second",
+        OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_GROUP, NULL, &c->thread_max_sleep);
 
-    mca_osc_rdma2_component.verbose = 0;
-    (void) mca_base_component_var_register(
-        &mca_osc_rdma2_component.super.osc_version, "verbose",
-        "Verbosity of osc/rdma2 (0: errors only, 1: failed UCX operations, 10: window "
+    c->verbose = 0;
+    mca_osc_rdma2_register_int(
+        "verbose",
+        "Verbosity of osc/rdma2 (0: errors only, 1: failed UCX and CMA operations, 10: window "
         "set-up and accumulate mechanism, 20: how each peer is reached)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
-        &mca_osc_rdma2_component.verbose);
+        OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL, NULL, &c->verbose);
 
     /* Open MPI's opal_common_ucx_tls/devices apply to us when set. */
     mca_common_ompix_ucx_register();
@@ -110,39 +137,42 @@ static int rdma2_register(void)
 /* ---------------------------------------------------------------------- */
 /* What MPI extensions reach through common/ompix's registry               */
 
-static int rdma2_api_serves(MPI_Win win)
+static int mca_osc_rdma2_api_serves(MPI_Win win)
 {
     return NULL != win && NULL != win->w_osc_module &&
            mca_osc_rdma2_free == win->w_osc_module->osc_free;
 }
 
-static const mca_osc_rdma2_api_t rdma2_api = {
-    .serves = rdma2_api_serves,
+static const mca_osc_rdma2_api_t mca_osc_rdma2_api = {
+    .serves = mca_osc_rdma2_api_serves,
 };
 
-static mca_common_ompix_registry_entry_t rdma2_api_entry = {
+static mca_common_ompix_registry_entry_t mca_osc_rdma2_api_entry = {
     .name = MCA_OSC_RDMA2_API_NAME,
     .version = MCA_OSC_RDMA2_API_VERSION,
-    .table = &rdma2_api,
+    .table = &mca_osc_rdma2_api,
 };
 
-static int rdma2_open(void)
+static int mca_osc_rdma2_open(void)
 {
+    /* help-osc-rdma2.txt: found beside Open MPI's own help files, or (a
+     * plugin build with --prefix) where common/ompix says. */
+    mca_common_ompix_help_init();
     mca_osc_rdma2_component.output = opal_output_open(NULL);
     opal_output_set_verbosity(mca_osc_rdma2_component.output,
                               mca_osc_rdma2_component.verbose);
-    mca_common_ompix_registry_publish(&rdma2_api_entry);
+    mca_common_ompix_registry_publish(&mca_osc_rdma2_api_entry);
     return OMPI_SUCCESS;
 }
 
-static int rdma2_close(void)
+static int mca_osc_rdma2_close(void)
 {
-    mca_common_ompix_registry_withdraw(&rdma2_api_entry);
+    mca_common_ompix_registry_withdraw(&mca_osc_rdma2_api_entry);
     opal_output_close(mca_osc_rdma2_component.output);
     return OMPI_SUCCESS;
 }
 
-static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
+static int mca_osc_rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
 {
     (void) enable_progress_threads;
     /* UCX itself is started by the first window, so programs that never
@@ -154,19 +184,21 @@ static int rdma2_init(bool enable_progress_threads, bool enable_mpi_threads)
     mca_osc_rdma2_component.num_modules = 0;
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.lock, opal_recursive_mutex_t);
     mca_osc_rdma2_overlap_init();
-    return OMPI_SUCCESS;
+    return mca_osc_rdma2_request_init();
 }
 
-static int rdma2_finalize(void)
+static int mca_osc_rdma2_finalize(void)
 {
     mca_osc_rdma2_ucx_fini();
+    mca_osc_rdma2_request_fini();
     mca_osc_rdma2_overlap_fini();
     OBJ_DESTRUCT(&mca_osc_rdma2_component.lock);
     return OMPI_SUCCESS;
 }
 
-static int rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
-                       struct ompi_communicator_t *comm, struct opal_info_t *info, int flavor)
+static int mca_osc_rdma2_query(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
+                               struct ompi_communicator_t *comm, struct opal_info_t *info,
+                               int flavor)
 {
     int ret;
 

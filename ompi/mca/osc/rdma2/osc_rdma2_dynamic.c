@@ -19,26 +19,27 @@
 #include <string.h>
 
 #include "opal/runtime/opal_progress.h"
+#include "opal/util/proc.h"
+#include "opal/util/show_help.h"
 #include "opal/sys/atomic.h"
 
-#include "osc_rdma2.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
-size_t mca_osc_rdma2_dyn_table_size(void)
-{
-    return sizeof(mca_osc_rdma2_regions_t) +
-           (size_t) mca_osc_rdma2_component.max_attach * sizeof(mca_osc_rdma2_region_t);
-}
+#include "osc_rdma2_dynamic.h"
+#include "osc_rdma2_overlap.h"
+#include "osc_rdma2_completion.h"
+#include "osc_rdma2_passive.h"
 
 /* ---------------------------------------------------------------------- */
 /* Target side                                                             */
 
-static void rdma2_seq_begin(mca_osc_rdma2_regions_t *t)
+static void mca_osc_rdma2_seq_begin(mca_osc_rdma2_regions_t *t)
 {
     (void) mca_common_ompix_atomic_fetch_add_64(&t->gen, 1);     /* odd: editing */
     opal_atomic_wmb();
 }
 
-static void rdma2_seq_end(mca_osc_rdma2_regions_t *t)
+static void mca_osc_rdma2_seq_end(mca_osc_rdma2_regions_t *t)
 {
     opal_atomic_wmb();
     (void) mca_common_ompix_atomic_fetch_add_64(&t->gen, 1);     /* even: stable */
@@ -46,7 +47,7 @@ static void rdma2_seq_end(mca_osc_rdma2_regions_t *t)
 
 int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_regions_t *t = module->regions;
     mca_osc_rdma2_region_t *r;
     ucp_mem_h memh = NULL;
@@ -58,30 +59,31 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
         return OMPI_ERR_RMA_FLAVOR;
     }
     if (n >= (size_t) mca_osc_rdma2_component.max_attach) {
-        opal_output(0, "osc/rdma2: MPI_Win_attach: more than %d regions attached "
-                    "(raise osc_rdma2_max_attach)", mca_osc_rdma2_component.max_attach);
+        opal_show_help("help-osc-rdma2.txt", "attach-limit", true,
+                       mca_osc_rdma2_component.max_attach, win->w_name,
+                       opal_process_info.nodename);
         return OMPI_ERR_RMA_ATTACH;
     }
     if (len > 0) {
-        ret = mca_common_ompix_ucx_mem_map(RDMA2_UCX, base, len, false, &memh, &mapped);
+        ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, base, len, false, &memh, &mapped);
         if (OMPI_SUCCESS != ret) return OMPI_ERR_RMA_ATTACH;
         ret = mca_osc_rdma2_ucx_rkey_pack(memh, &packed, &packed_len);
-        if (OMPI_SUCCESS != ret || packed_len > RDMA2_RKEY_MAX) {
+        if (OMPI_SUCCESS != ret || packed_len > MCA_OSC_RDMA2_RKEY_MAX) {
             if (NULL != packed) ucp_rkey_buffer_release(packed);
-            ucp_mem_unmap(RDMA2_UCX->context, memh);
+            ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, memh);
             return OMPI_ERR_RMA_ATTACH;
         }
     }
     /* before the region is published: see osc_rdma2_overlap.c */
     mca_osc_rdma2_overlap_claim(base, len);
-    rdma2_seq_begin(t);
+    mca_osc_rdma2_seq_begin(t);
     r = &t->region[n];
     r->base = (uint64_t) (uintptr_t) base;
     r->len = len;
     r->rkey_len = (uint32_t) packed_len;
     if (packed_len > 0) memcpy(r->rkey, packed, packed_len);
     t->count = n + 1;
-    rdma2_seq_end(t);
+    mca_osc_rdma2_seq_end(t);
     module->region_memh[n] = memh;
     if (NULL != packed) ucp_rkey_buffer_release(packed);
     return OMPI_SUCCESS;
@@ -89,7 +91,7 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
 
 int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_regions_t *t = module->regions;
     size_t i, n = t->count;
     ucp_mem_h memh;
@@ -103,14 +105,14 @@ int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base)
         return OMPI_ERR_RMA_ATTACH;     /* not attached */
     }
     memh = module->region_memh[i];
-    rdma2_seq_begin(t);
+    mca_osc_rdma2_seq_begin(t);
     t->region[i] = t->region[n - 1];
     t->count = n - 1;
-    rdma2_seq_end(t);
+    mca_osc_rdma2_seq_end(t);
     module->region_memh[i] = module->region_memh[n - 1];
     module->region_memh[n - 1] = NULL;
     if (NULL != memh) {
-        ucp_mem_unmap(RDMA2_UCX->context, memh);
+        ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, memh);
     }
     return OMPI_SUCCESS;
 }
@@ -122,7 +124,7 @@ void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module)
     if (NULL == module->region_memh) return;
     for (i = 0; i < (size_t) mca_osc_rdma2_component.max_attach; ++i) {
         if (NULL != module->region_memh[i]) {
-            ucp_mem_unmap(RDMA2_UCX->context, module->region_memh[i]);
+            ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, module->region_memh[i]);
         }
     }
     free(module->region_memh);
@@ -132,15 +134,14 @@ void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module)
 /* ---------------------------------------------------------------------- */
 /* Origin side                                                             */
 
-static void rdma2_cache_drop_keys(mca_osc_rdma2_dyn_cache_t *c)
+static void mca_osc_rdma2_cache_drop_keys(mca_osc_rdma2_dyn_cache_t *c)
 {
     size_t i;
     for (i = 0; i < (size_t) mca_osc_rdma2_component.max_attach; ++i) {
-        if (NULL != c->rkey[i]) {
-            ucp_rkey_destroy(c->rkey[i]);
-            c->rkey[i] = NULL;
+        if (NULL != c->mem[i].rkey) {
+            ucp_rkey_destroy(c->mem[i].rkey);
         }
-        c->ptr[i] = NULL;
+        memset(&c->mem[i], 0, sizeof(c->mem[i]));
     }
 }
 
@@ -149,27 +150,24 @@ void mca_osc_rdma2_dyn_release_peer(mca_osc_rdma2_peer_t *peer)
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
 
     if (NULL == c) return;
-    rdma2_cache_drop_keys(c);
+    mca_osc_rdma2_cache_drop_keys(c);
     free(c->region);
-    free(c->rkey);
-    free(c->ptr);
+    free(c->mem);
     free(c);
     peer->dyn = NULL;
-    peer->win_rkey = NULL;      /* it pointed into the cache */
 }
 
-static int rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
 {
     size_t n = (size_t) mca_osc_rdma2_component.max_attach;
     mca_osc_rdma2_dyn_cache_t *c = calloc(1, sizeof(*c));
 
     if (NULL != c) {
         c->region = calloc(n, sizeof(*c->region));
-        c->rkey = calloc(n, sizeof(*c->rkey));
-        c->ptr = calloc(n, sizeof(*c->ptr));
+        c->mem = calloc(n, sizeof(*c->mem));
     }
-    if (NULL == c || NULL == c->region || NULL == c->rkey || NULL == c->ptr) {
-        if (NULL != c) { free(c->region); free(c->rkey); free(c->ptr); free(c); }
+    if (NULL == c || NULL == c->region || NULL == c->mem) {
+        if (NULL != c) { free(c->region); free(c->mem); free(c); }
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     c->gen = 1;                 /* odd: never a stable generation */
@@ -177,78 +175,54 @@ static int rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
     return OMPI_SUCCESS;
 }
 
-/* Reads `len` bytes of the peer's state block at `off` (mapped or UCX). */
-static int rdma2_state_read(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                            size_t off, void *buf, size_t len)
+static int mca_osc_rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                                  uint64_t *gen)
 {
-    ucp_request_param_t param;
-    int ret;
-
-    if (NULL != peer->state_ptr) {
-        memcpy(buf, (char *) peer->state_ptr + off, len);
-        return OMPI_SUCCESS;
-    }
-    memset(&param, 0, sizeof(param));
-    ret = mca_osc_rdma2_ucx_check(ucp_get_nbx(peer->ep, buf, len, peer->state + off,
-                                              peer->state_rkey, &param));
-    peer->ucx_pending = true;
-    module->ucx_pending_any = true;
-    return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(module, peer) : ret;
+    return peer->state.path->load(peer, &peer->state,
+                                  module->layout.regions + offsetof(mca_osc_rdma2_regions_t, gen),
+                                  gen);
 }
 
-static int rdma2_read_gen(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                          uint64_t *gen)
-{
-    size_t off = module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, gen);
-
-    if (NULL != peer->state_ptr) {
-        *gen = mca_common_ompix_atomic_load_acq_64(
-            (volatile uint64_t *) ((char *) peer->state_ptr + off));
-        return OMPI_SUCCESS;
-    }
-    return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, 0, gen, 8, peer->state + off,
-                                    peer->state_rkey);
-}
-
-static int rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
     uint64_t g1, g2, count;
     int ret;
 
     for (;;) {
-        ret = rdma2_read_gen(module, peer, &g1);
+        ret = mca_osc_rdma2_read_gen(module, peer, &g1);
         if (OMPI_SUCCESS != ret || g1 == c->gen) return ret;
         if (g1 & 1) {           /* the owner is editing */
             opal_progress();
             continue;
         }
         /* Operations still in flight may use the keys we are dropping. */
-        ret = mca_osc_rdma2_complete_peer(module, peer);
+        ret = mca_osc_rdma2_complete_peer(peer);
         if (OMPI_SUCCESS != ret) return ret;
-        rdma2_cache_drop_keys(c);
+        mca_osc_rdma2_cache_drop_keys(c);
         c->gen = 1;
-        ret = rdma2_state_read(module, peer,
-                               module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, count),
-                               &count, sizeof(count));
+        ret = peer->state.path->read(peer, &peer->state,
+                                     module->layout.regions +
+                                         offsetof(mca_osc_rdma2_regions_t, count),
+                                     &count, sizeof(count));
         if (OMPI_SUCCESS == ret && count > (uint64_t) mca_osc_rdma2_component.max_attach) {
-            ret = rdma2_read_gen(module, peer, &g2);
+            ret = mca_osc_rdma2_read_gen(module, peer, &g2);
             if (OMPI_SUCCESS == ret && g1 != g2) {
                 continue;       /* torn read */
             }
             /* Not torn: the target allows more regions than we can hold. */
-            opal_output(0, "osc/rdma2: rank %d has %llu regions attached to a dynamic window, "
-                           "more than osc_rdma2_max_attach (%d) of this process: give every "
-                           "process the same value", peer->rank, (unsigned long long) count,
-                        mca_osc_rdma2_component.max_attach);
+            opal_show_help("help-osc-rdma2.txt", "max-attach-mismatch", true, peer->rank,
+                           module->win->w_name, (unsigned long long) count,
+                           mca_osc_rdma2_component.max_attach, opal_process_info.nodename);
             return OMPI_SUCCESS != ret ? ret : OMPI_ERR_BAD_PARAM;
         }
         if (OMPI_SUCCESS == ret && count > 0) {
-            ret = rdma2_state_read(module, peer,
-                                   module->dyn_offset + offsetof(mca_osc_rdma2_regions_t, region),
-                                   c->region, count * sizeof(mca_osc_rdma2_region_t));
+            ret = peer->state.path->read(peer, &peer->state,
+                                         module->layout.regions +
+                                             offsetof(mca_osc_rdma2_regions_t, region),
+                                         c->region, count * sizeof(mca_osc_rdma2_region_t));
         }
-        if (OMPI_SUCCESS == ret) ret = rdma2_read_gen(module, peer, &g2);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_read_gen(module, peer, &g2);
         if (OMPI_SUCCESS != ret) return ret;
         if (g1 == g2) {
             c->gen = g1;
@@ -258,41 +232,47 @@ static int rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pee
     }
 }
 
-static int rdma2_region_key(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                            size_t i)
+/* Sets up entry i on its first use: its key, its mapping and its path. */
+static int mca_osc_rdma2_region_mem(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                                    size_t i)
 {
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
+    const mca_osc_rdma2_region_t *r = &c->region[i];
+    mca_osc_rdma2_win_mem_t *mem = &c->mem[i];
     void *p = NULL;
 
+    if (NULL != mem->path) {
+        return OMPI_SUCCESS;
+    }
+    mem->base = r->base;
+    mem->size = r->len;
     if (peer->rank == module->my_rank) {
-        c->ptr[i] = (void *) (uintptr_t) c->region[i].base;    /* our own memory */
-        return OMPI_SUCCESS;
+        mem->ptr = (char *) (uintptr_t) r->base;        /* our own memory */
+    } else if (0 != r->rkey_len) {
+        if (UCS_OK != ucp_ep_rkey_unpack(peer->ep, r->rkey, &mem->rkey)) {
+            mem->rkey = NULL;
+            return OMPI_ERROR;
+        }
+        if (UCS_OK == ucp_rkey_ptr(mem->rkey, r->base, &p)) {
+            mem->ptr = (char *) p;
+        }
     }
-    if (NULL != c->rkey[i] || 0 == c->region[i].rkey_len) {
-        return OMPI_SUCCESS;
-    }
-    if (UCS_OK != ucp_ep_rkey_unpack(peer->ep, c->region[i].rkey, &c->rkey[i])) {
-        c->rkey[i] = NULL;
-        return OMPI_ERROR;
-    }
-    if (UCS_OK == ucp_rkey_ptr(c->rkey[i], c->region[i].base, &p)) {
-        c->ptr[i] = p;
-    }
+    mem->path = mca_osc_rdma2_peer_win_path(peer, mem->ptr);
     return OMPI_SUCCESS;
 }
 
 int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                             uint64_t addr, uint64_t len)
+                             uint64_t addr, uint64_t len, const mca_osc_rdma2_win_mem_t **mem)
 {
     mca_osc_rdma2_dyn_cache_t *c;
     size_t i;
     int ret;
 
-    if (NULL == peer->dyn && OMPI_SUCCESS != (ret = rdma2_cache_create(peer))) {
+    if (NULL == peer->dyn && OMPI_SUCCESS != (ret = mca_osc_rdma2_cache_create(peer))) {
         return ret;
     }
     c = peer->dyn;
-    ret = rdma2_cache_refresh(module, peer);
+    ret = mca_osc_rdma2_cache_refresh(module, peer);
     if (OMPI_SUCCESS != ret) return ret;
     for (i = 0; i < c->count; ++i) {
         const mca_osc_rdma2_region_t *r = &c->region[i];
@@ -303,11 +283,7 @@ int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
     if (i == c->count) {
         return OMPI_ERR_RMA_RANGE;  /* not inside one attached region */
     }
-    ret = rdma2_region_key(module, peer, i);
-    if (OMPI_SUCCESS != ret) return ret;
-    peer->base = c->region[i].base;
-    peer->size = c->region[i].len;
-    peer->win_rkey = c->rkey[i];
-    peer->win_ptr = (char *) c->ptr[i];
-    return OMPI_SUCCESS;
+    ret = mca_osc_rdma2_region_mem(module, peer, i);
+    *mem = &c->mem[i];
+    return ret;
 }

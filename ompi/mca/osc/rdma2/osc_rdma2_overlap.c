@@ -17,15 +17,17 @@
  */
 #include "ompi_config.h"
 
-#include "osc_rdma2.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+
+#include "osc_rdma2_overlap.h"
 
 typedef struct {
     opal_list_item_t super;
     uintptr_t base;
     size_t len;
     mca_osc_rdma2_module_t *module;
-} rdma2_range_t;
-static OBJ_CLASS_INSTANCE(rdma2_range_t, opal_list_item_t, NULL, NULL);
+} mca_osc_rdma2_range_t;
+static OBJ_CLASS_INSTANCE(mca_osc_rdma2_range_t, opal_list_item_t, NULL, NULL);
 
 void mca_osc_rdma2_overlap_init(void)
 {
@@ -39,12 +41,12 @@ void mca_osc_rdma2_overlap_fini(void)
 
 int mca_osc_rdma2_overlap_add_element(mca_osc_rdma2_module_t *module)
 {
-    rdma2_range_t *r;
+    mca_osc_rdma2_range_t *r;
 
-    if (RDMA2_ACC_ELEMENT != module->acc_mode || 0 == module->size) {
+    if (MCA_OSC_RDMA2_ACC_ELEMENT != module->acc_mode || 0 == module->size) {
         return OMPI_SUCCESS;
     }
-    r = OBJ_NEW(rdma2_range_t);
+    r = OBJ_NEW(mca_osc_rdma2_range_t);
     if (NULL == r) return OMPI_ERR_OUT_OF_RESOURCE;
     r->base = (uintptr_t) module->base;
     r->len = module->size;
@@ -57,10 +59,11 @@ int mca_osc_rdma2_overlap_add_element(mca_osc_rdma2_module_t *module)
 
 void mca_osc_rdma2_overlap_remove_element(mca_osc_rdma2_module_t *module)
 {
-    rdma2_range_t *r, *next;
+    mca_osc_rdma2_range_t *r, *next;
 
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
-    OPAL_LIST_FOREACH_SAFE (r, next, &mca_osc_rdma2_component.element_ranges, rdma2_range_t) {
+    OPAL_LIST_FOREACH_SAFE (r, next, &mca_osc_rdma2_component.element_ranges,
+                            mca_osc_rdma2_range_t) {
         if (r->module == module) {
             opal_list_remove_item(&mca_osc_rdma2_component.element_ranges, &r->super);
             OBJ_RELEASE(r);
@@ -72,15 +75,15 @@ void mca_osc_rdma2_overlap_remove_element(mca_osc_rdma2_module_t *module)
 void mca_osc_rdma2_overlap_claim(const void *base, size_t len)
 {
     uintptr_t b = (uintptr_t) base;
-    rdma2_range_t *r;
+    mca_osc_rdma2_range_t *r;
 
     if (0 == len) return;
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
-    OPAL_LIST_FOREACH (r, &mca_osc_rdma2_component.element_ranges, rdma2_range_t) {
+    OPAL_LIST_FOREACH (r, &mca_osc_rdma2_component.element_ranges, mca_osc_rdma2_range_t) {
         if (b < r->base + r->len && r->base < b + len && 0 == r->module->state->mixed) {
             mca_common_ompix_atomic_store_seq_64(&r->module->state->mixed, 1);
-            RDMA2_VERBOSE(10, "memory at %p overlaps window %s: its accumulates to this rank "
-                          "take the lock", base, r->module->win->w_name);
+            MCA_OSC_RDMA2_VERBOSE(10, "memory at %p overlaps window %s: its accumulates to this "
+                                  "rank take the lock", base, r->module->win->w_name);
         }
     }
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);

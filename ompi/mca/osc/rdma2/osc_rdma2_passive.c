@@ -1,17 +1,18 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Passive target: the two-level lock, flush, sync, and the remote atomics
- * on state words they use.
+ * Passive target: the two-level lock, the accumulate lock, flush and sync.
  *
- * Lock words (docs/ARCHITECTURE.md): rank 0's `global` counts lock_all holders
- * in its high half and processes holding (or acquiring) an exclusive lock
- * in its low half; each target's `lock` word has the RDMA2_LOCK_EXCL bit
- * and a count of shared holders.  lock_all is one fetch-add on `global`;
- * a shared lock one fetch-add on the target; an exclusive lock a fetch-add
- * on `global` and a compare-and-swap on the target.  Every release is an
- * atomic add of the negated amount, never a store: others may be adding
- * to the same word at that moment.
+ * Lock words (docs/ARCHITECTURE.md): rank 0's `global` counts lock_all
+ * holders in its high half and processes holding (or acquiring) an
+ * exclusive lock in its low half; each target's `lock` word has the
+ * MCA_OSC_RDMA2_LOCK_EXCL bit and a count of shared holders.  lock_all is
+ * one fetch-add on `global`; a shared lock one fetch-add on the target; an
+ * exclusive lock a fetch-add on `global` and a compare-and-swap on the
+ * target.  Every release is an atomic add of the negated amount, never a
+ * store: others may be adding to the same word at that moment.  The words
+ * are reached through the peer's state-word path (osc_rdma2_path.h); the
+ * epochs are kept in the window's synchronization object.
  */
 #include "ompi_config.h"
 
@@ -20,82 +21,15 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_completion.h"
+#include "osc_rdma2_passive.h"
 
-#define RDMA2_STATE_ADDR(peer, field) \
-    ((peer)->state + offsetof(mca_osc_rdma2_state_t, field))
-
-/* ---------------------------------------------------------------------- */
-/* Atomics on state words: CPU atomics when mapped, else UCX.              */
-
-int mca_osc_rdma2_state_fadd(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
-                             uint64_t raddr, ucp_rkey_h rkey, uint64_t value, uint64_t *old)
-{
-    uint64_t prev;
-    if (NULL != local_word) {
-        prev = mca_common_ompix_atomic_fetch_add_64(local_word, value);
-        if (NULL != old) *old = prev;
-        return OMPI_SUCCESS;
-    }
-    return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, value, old, 8, raddr, rkey);
-}
-
-/* Adds whose answer nobody needs (lock releases, PSCW notifications) are
- * not waited for at the target; the caller orders what came before. */
-int mca_osc_rdma2_state_post(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                             volatile uint64_t *local_word, uint64_t raddr, ucp_rkey_h rkey,
-                             uint64_t value)
-{
-    if (NULL != local_word) {
-        mca_common_ompix_atomic_add_rel_64(local_word, value);
-        return OMPI_SUCCESS;
-    }
-    if (peer->release_waits) {
-        /* Operations before it were only fenced: waiting for this one
-         * completes them at the target, as unlock must. */
-        peer->release_waits = false;
-        return mca_osc_rdma2_ucx_atomic(peer->ep, UCP_ATOMIC_OP_ADD, value, NULL, 8, raddr,
-                                        rkey);
-    }
-    /* Not complete at the target yet: MPI_Win_free waits for it, or it
-     * could land on freed memory.  Flushes need not (no answer is due). */
-    module->posts_pending = true;
-    return mca_osc_rdma2_ucx_atomic_post(peer->ep, value, raddr, rkey);
-}
-
-int mca_osc_rdma2_state_cswap(mca_osc_rdma2_peer_t *peer, volatile uint64_t *local_word,
-                              uint64_t raddr, ucp_rkey_h rkey, uint64_t compare, uint64_t swap,
-                              uint64_t *old)
-{
-    if (NULL != local_word) {
-        uint64_t expected = compare;
-        (void) mca_common_ompix_atomic_cswap_64(local_word, &expected, swap);
-        *old = expected;
-        return OMPI_SUCCESS;
-    }
-    *old = swap;
-    return mca_osc_rdma2_ucx_cswap(peer->ep, compare, old, 8, raddr, rkey);
-}
-
-#define RDMA2_FADD(peer, field, value, old)                                          \
-    mca_osc_rdma2_state_fadd((peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
-                                                               : NULL,                \
-                             RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value), (old))
-
-#define RDMA2_POST(module, peer, field, value)                                       \
-    mca_osc_rdma2_state_post((module), (peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
-                                                                  : NULL,              \
-                                RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey, (value))
-
-#define RDMA2_CSWAP(peer, field, compare, swap, old)                                  \
-    mca_osc_rdma2_state_cswap((peer), NULL != (peer)->state_ptr ? &(peer)->state_ptr->field \
-                                                                : NULL,               \
-                              RDMA2_STATE_ADDR(peer, field), (peer)->state_rkey,      \
-                              (compare), (swap), (old))
+#define MCA_OSC_RDMA2_WORD(field) offsetof(mca_osc_rdma2_state_t, field)
+#define MCA_OSC_RDMA2_ACC_LOCK_WORD offsetof(mca_osc_rdma2_pstate_t, acc_lock)
 
 /* Waiting for someone else: progress everything (our worker included, so
  * emulated operations others direct at us still complete). */
-static void rdma2_backoff(int *spins)
+static void mca_osc_rdma2_backoff(int *spins)
 {
     int i, n = *spins < 64 ? ++*spins : 64;
     for (i = 0; i < n; ++i) {
@@ -104,71 +38,10 @@ static void rdma2_backoff(int *spins)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Completion                                                              */
-
-/* The pending flags say whether *some* operation awaits a flush; with
- * several threads, another thread's flush may clear a flag before an
- * operation of ours issued after that flush began is complete (and we may
- * free its buffer).  So under MPI_THREAD_MULTIPLE every completion
- * flushes UCX, and the fence shortcut below is not taken. */
-static bool rdma2_flags_trusted(void)
-{
-    return !mca_osc_rdma2_component.enable_mpi_threads;
-}
-
-int mca_osc_rdma2_complete_peer(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
-{
-    (void) module;
-    /* Direct stores are ordered before the atomic release that follows
-     * (a full fence is not needed: direct gets are done loads). */
-    opal_atomic_wmb();
-    if (!peer->ucx_pending && (rdma2_flags_trusted() || NULL == peer->ep)) {
-        return OMPI_SUCCESS;
-    }
-    peer->ucx_pending = false;
-    return mca_osc_rdma2_ucx_flush_ep(peer->ep);
-}
-
-/* Before releasing a lock word of `peer`: when the release is a UCX atomic
- * and UCX operations are pending, a worker fence plus a release we wait
- * for (UCX completes at the target everything issued before the fence
- * before anything issued after it) costs one round trip where a flush and
- * the release would cost two; with nothing pending the release is posted
- * and costs none.  A CPU-atomic release needs the flush. */
-int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_module_t *module,
-                                          mca_osc_rdma2_peer_t *peer, bool release_via_ucx)
-{
-    if (!release_via_ucx || !peer->ucx_pending || !rdma2_flags_trusted()) {
-        return mca_osc_rdma2_complete_peer(module, peer);
-    }
-    peer->ucx_pending = false;
-    peer->release_waits = true;
-    return UCS_OK == ucp_worker_fence(RDMA2_UCX->worker) ? OMPI_SUCCESS
-                                                                         : OMPI_ERROR;
-}
-
-int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
-{
-    int i, ret;
-
-    opal_atomic_mb();
-    if (!module->ucx_pending_any && rdma2_flags_trusted()) {
-        return OMPI_SUCCESS;
-    }
-    module->ucx_pending_any = false;
-    ret = mca_osc_rdma2_ucx_flush_worker();
-    for (i = 0; i < module->size_comm; ++i) {
-        if (NULL != module->peers[i]) {
-            module->peers[i]->ucx_pending = false;
-        }
-    }
-    return ret;
-}
-
-/* ---------------------------------------------------------------------- */
 /* Lock words                                                              */
 
-static int rdma2_global_acquire(mca_osc_rdma2_module_t *module, uint64_t mine, uint64_t others)
+static int mca_osc_rdma2_global_acquire(mca_osc_rdma2_module_t *module, uint64_t mine,
+                                        uint64_t others)
 {
     mca_osc_rdma2_peer_t *root;
     uint64_t old;
@@ -176,149 +49,170 @@ static int rdma2_global_acquire(mca_osc_rdma2_module_t *module, uint64_t mine, u
 
     ret = mca_osc_rdma2_peer(module, 0, &root);
     while (OMPI_SUCCESS == ret) {
-        ret = RDMA2_FADD(root, global, mine, &old);
+        ret = root->state.path->fadd(root, &root->state, MCA_OSC_RDMA2_WORD(global), mine, &old);
         if (OMPI_SUCCESS != ret || 0 == (old & others)) {
             break;
         }
         /* The other kind holds it: withdraw and retry. */
-        ret = RDMA2_FADD(root, global, -mine, NULL);
-        rdma2_backoff(&spins);
+        ret = root->state.path->fadd(root, &root->state, MCA_OSC_RDMA2_WORD(global), -mine, NULL);
+        mca_osc_rdma2_backoff(&spins);
     }
     return ret;
 }
 
-static int rdma2_global_release(mca_osc_rdma2_module_t *module, uint64_t mine)
+static int mca_osc_rdma2_global_release(mca_osc_rdma2_module_t *module, uint64_t mine)
 {
     mca_osc_rdma2_peer_t *root;
     int ret = mca_osc_rdma2_peer(module, 0, &root);
-    return OMPI_SUCCESS == ret ? RDMA2_POST(module, root, global, -mine) : ret;
+
+    return OMPI_SUCCESS == ret
+        ? mca_osc_rdma2_posted_add(root, &root->state, MCA_OSC_RDMA2_WORD(global), -mine)
+        : ret;
 }
 
-static int rdma2_lock_exclusive(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_lock_exclusive(mca_osc_rdma2_module_t *module,
+                                        mca_osc_rdma2_peer_t *peer)
 {
     uint64_t old;
     int ret, spins = 0;
 
-    ret = rdma2_global_acquire(module, 1, ~RDMA2_LOW_MASK);
+    ret = mca_osc_rdma2_global_acquire(module, 1, ~MCA_OSC_RDMA2_LOW_MASK);
     while (OMPI_SUCCESS == ret) {
-        ret = RDMA2_CSWAP(peer, lock, 0, RDMA2_LOCK_EXCL, &old);
+        ret = peer->state.path->cswap(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), 0,
+                                      MCA_OSC_RDMA2_LOCK_EXCL, &old);
         if (OMPI_SUCCESS != ret || 0 == old) {
             break;
         }
-        rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(&spins);
     }
     return ret;
 }
 
-static int rdma2_lock_shared(mca_osc_rdma2_peer_t *peer)
+static int mca_osc_rdma2_lock_shared(mca_osc_rdma2_peer_t *peer)
 {
     uint64_t old;
     int ret, spins = 0;
 
     for (;;) {
-        ret = RDMA2_FADD(peer, lock, 1, &old);
-        if (OMPI_SUCCESS != ret || 0 == (old & RDMA2_LOCK_EXCL)) {
+        ret = peer->state.path->fadd(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), 1, &old);
+        if (OMPI_SUCCESS != ret || 0 == (old & MCA_OSC_RDMA2_LOCK_EXCL)) {
             return ret;
         }
-        ret = RDMA2_FADD(peer, lock, -1, NULL);
+        ret = peer->state.path->fadd(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), -1, NULL);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
-        rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(&spins);
+    }
+}
+
+/* The release of what `access` took on the peer's lock words. */
+static int mca_osc_rdma2_lock_release(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                                      int access)
+{
+    int ret;
+
+    switch (access) {
+    case MCA_OSC_RDMA2_ACCESS_SHARED:
+        return mca_osc_rdma2_posted_add(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), -1);
+    case MCA_OSC_RDMA2_ACCESS_EXCLUSIVE:
+        ret = mca_osc_rdma2_posted_add(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock),
+                                       -MCA_OSC_RDMA2_LOCK_EXCL);
+        return OMPI_SUCCESS == ret ? mca_osc_rdma2_global_release(module, 1) : ret;
+    default:                        /* NOCHECK: nothing was taken */
+        return OMPI_SUCCESS;
     }
 }
 
 int mca_osc_rdma2_lock(int lock_type, int target, int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
+    mca_osc_rdma2_sync_target_t *t = &sync->target[target];
     mca_osc_rdma2_peer_t *peer;
-    int ret;
+    int ret, access;
 
-    if (module->no_locks || module->lock_all || NULL != module->start_group) {
-        return OMPI_ERR_RMA_SYNC;
+    if (module->no_locks || MCA_OSC_RDMA2_SYNC_NONE != sync->type) {
+        return OMPI_ERR_RMA_SYNC;       /* lock_all or a PSCW access epoch is open */
     }
     ret = mca_osc_rdma2_peer(module, target, &peer);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
-    if (RDMA2_LOCK_NONE != peer->lock_type) {
+    if (MCA_OSC_RDMA2_ACCESS_NONE != t->access) {
         return OMPI_ERR_RMA_SYNC;
     }
     if (assert & MPI_MODE_NOCHECK) {
-        peer->lock_type = RDMA2_LOCK_NOCHECK;
+        access = MCA_OSC_RDMA2_ACCESS_NOCHECK;
     } else if (MPI_LOCK_EXCLUSIVE == lock_type) {
-        ret = rdma2_lock_exclusive(module, peer);
-        peer->lock_type = RDMA2_LOCK_EXCLUSIVE;
+        access = MCA_OSC_RDMA2_ACCESS_EXCLUSIVE;
+        ret = mca_osc_rdma2_lock_exclusive(module, peer);
     } else {
-        ret = rdma2_lock_shared(peer);
-        peer->lock_type = RDMA2_LOCK_SHARED;
+        access = MCA_OSC_RDMA2_ACCESS_SHARED;
+        ret = mca_osc_rdma2_lock_shared(peer);
     }
     if (OMPI_SUCCESS != ret) {
-        peer->lock_type = RDMA2_LOCK_NONE;
         return ret;
     }
-    OPAL_THREAD_ADD_FETCH32(&module->num_locks, 1);
+    t->access = (uint8_t) access;
+    OPAL_THREAD_ADD_FETCH32(&sync->num_locks, 1);
     return OMPI_SUCCESS;
 }
 
 int mca_osc_rdma2_unlock(int target, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
     mca_osc_rdma2_peer_t *peer = module->peers[target];
-    int ret, type;
+    int ret, access;
 
-    if (NULL == peer || RDMA2_LOCK_NONE == peer->lock_type) {
+    if (!mca_osc_rdma2_sync_locked(sync, target)) {
         return OMPI_ERR_RMA_SYNC;
     }
-    type = peer->lock_type;
-    ret = mca_osc_rdma2_complete_before_release(module, peer, RDMA2_LOCK_NOCHECK != type &&
-                                                              NULL == peer->state_ptr);
-    peer->lock_type = RDMA2_LOCK_NONE;
-    OPAL_THREAD_ADD_FETCH32(&module->num_locks, -1);
+    access = sync->target[target].access;
+    ret = mca_osc_rdma2_complete_before_release(peer, MCA_OSC_RDMA2_ACCESS_NOCHECK != access &&
+                                                          peer->state.path->ucx);
+    sync->target[target].access = MCA_OSC_RDMA2_ACCESS_NONE;
+    OPAL_THREAD_ADD_FETCH32(&sync->num_locks, -1);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
-    if (RDMA2_LOCK_SHARED == type) {
-        return RDMA2_POST(module, peer, lock, -1);
-    }
-    if (RDMA2_LOCK_EXCLUSIVE == type) {
-        ret = RDMA2_POST(module, peer, lock, -RDMA2_LOCK_EXCL);
-        if (OMPI_SUCCESS == ret) {
-            ret = rdma2_global_release(module, 1);
-        }
-    }
-    return ret;
+    return mca_osc_rdma2_lock_release(module, peer, access);
 }
 
 int mca_osc_rdma2_lock_all(int assert, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
     int ret = OMPI_SUCCESS;
 
-    if (module->no_locks || module->lock_all || module->num_locks > 0 ||
-        NULL != module->start_group) {
+    if (module->no_locks || mca_osc_rdma2_sync_open(sync)) {
         return OMPI_ERR_RMA_SYNC;
     }
-    module->lock_all_nocheck = 0 != (assert & MPI_MODE_NOCHECK);
-    if (!module->lock_all_nocheck) {
-        ret = rdma2_global_acquire(module, RDMA2_GLOBAL_ALL, RDMA2_LOW_MASK);
+    sync->nocheck = 0 != (assert & MPI_MODE_NOCHECK);
+    if (!sync->nocheck) {
+        ret = mca_osc_rdma2_global_acquire(module, MCA_OSC_RDMA2_GLOBAL_ALL,
+                                           MCA_OSC_RDMA2_LOW_MASK);
     }
-    module->lock_all = OMPI_SUCCESS == ret;
+    if (OMPI_SUCCESS == ret) {
+        sync->type = MCA_OSC_RDMA2_SYNC_LOCK_ALL;
+    }
     return ret;
 }
 
 int mca_osc_rdma2_unlock_all(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
     int ret;
 
-    if (!module->lock_all) {
+    if (MCA_OSC_RDMA2_SYNC_LOCK_ALL != sync->type) {
         return OMPI_ERR_RMA_SYNC;
     }
     ret = mca_osc_rdma2_complete_all(module);
-    module->lock_all = false;
-    if (OMPI_SUCCESS == ret && !module->lock_all_nocheck) {
-        ret = rdma2_global_release(module, RDMA2_GLOBAL_ALL);
+    sync->type = MCA_OSC_RDMA2_SYNC_NONE;
+    if (OMPI_SUCCESS == ret && !sync->nocheck) {
+        ret = mca_osc_rdma2_global_release(module, MCA_OSC_RDMA2_GLOBAL_ALL);
     }
     return ret;
 }
@@ -332,41 +226,26 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
     int ret, spins = 0;
 
     for (;;) {
-        if (NULL != peer->pstate_ptr) {
-            old = 0;
-            if (mca_common_ompix_atomic_cswap_acq_64(&peer->pstate_ptr->acc_lock, &old, 1)) {
-                return OMPI_SUCCESS;
-            }
-        } else {
-            old = 1;
-            ret = mca_osc_rdma2_ucx_cswap(peer->ep, 0, &old, 8, peer->pstate, peer->pstate_rkey);
-            if (OMPI_SUCCESS != ret || 0 == old) {
-                return ret;
-            }
+        ret = peer->pstate.path->cswap(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, 0, 1,
+                                       &old);
+        if (OMPI_SUCCESS != ret || 0 == old) {
+            return ret;
         }
-        rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(&spins);
     }
 }
 
-int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
+int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_peer_t *peer)
 {
-    return mca_osc_rdma2_state_post(module, peer, NULL != peer->pstate_ptr
-                                                 ? &peer->pstate_ptr->acc_lock : NULL,
-                                       peer->pstate, peer->pstate_rkey, -1);
+    return mca_osc_rdma2_posted_add(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, -1);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Flush and sync                                                          */
 
-static bool rdma2_passive_target(mca_osc_rdma2_module_t *module, int target)
-{
-    mca_osc_rdma2_peer_t *peer = module->peers[target];
-    return module->lock_all || (NULL != peer && RDMA2_LOCK_NONE != peer->lock_type);
-}
-
 int mca_osc_rdma2_flush(int target, struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_peer_t *peer;
     int ret;
 
@@ -374,18 +253,19 @@ int mca_osc_rdma2_flush(int target, struct ompi_win_t *win)
     if (target < 0 || target >= module->size_comm) {
         return MPI_ERR_RANK;
     }
-    if (!rdma2_passive_target(module, target)) {
+    if (!mca_osc_rdma2_sync_passive(&module->sync, target)) {
         return OMPI_ERR_RMA_SYNC;
     }
     ret = mca_osc_rdma2_peer(module, target, &peer);
-    return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(module, peer) : ret;
+    return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(peer) : ret;
 }
 
 int mca_osc_rdma2_flush_all(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_sync_t *sync = &module->sync;
 
-    if (!module->lock_all && 0 == module->num_locks) {
+    if (MCA_OSC_RDMA2_SYNC_LOCK_ALL != sync->type && 0 == sync->num_locks) {
         return OMPI_ERR_RMA_SYNC;
     }
     return mca_osc_rdma2_complete_all(module);

@@ -15,17 +15,21 @@
  *
  * UCX callbacks never complete the MPI request themselves: completing it
  * may run user-visible completion callbacks that call MPI and progress
- * the worker from inside UCX (Open MPI #13064).  The callback puts the
- * request on a done list; our progress callback, and every blocking
- * UCX wait of ours, complete the requests on it.
+ * the worker from inside UCX (Open MPI #13064).  The callback pushes the
+ * request on a done LIFO; our progress callback, and every blocking
+ * UCX wait of ours, complete the requests on it.  Requests come from the
+ * component's free list.
  */
 #include "ompi_config.h"
 
 #include "opal/runtime/opal_progress.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_request.h"
+#include "osc_rdma2_comm.h"
+#include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_peer.h"
 
-static int rdma2_request_free(struct ompi_request_t **req)
+static int mca_osc_rdma2_request_free(struct ompi_request_t **req)
 {
     /* MPI lets users free an active request; ours must not vanish under a
      * pending UCX callback, so finish it first (bounded: it was issued). */
@@ -34,61 +38,72 @@ static int rdma2_request_free(struct ompi_request_t **req)
         mca_osc_rdma2_progress();   /* also when no window is left */
     }
     OMPI_REQUEST_FINI(*req);
-    OBJ_RELEASE(*req);
+    opal_free_list_return(&mca_osc_rdma2_component.requests, (opal_free_list_item_t *) *req);
     *req = MPI_REQUEST_NULL;
     return OMPI_SUCCESS;
 }
 
-static int rdma2_request_cancel(struct ompi_request_t *req, int complete)
+static int mca_osc_rdma2_request_cancel(struct ompi_request_t *req, int complete)
 {
     (void) req; (void) complete;
     return OMPI_SUCCESS;   /* RMA requests can not be cancelled */
 }
 
-static void rdma2_request_construct(mca_osc_rdma2_request_t *req)
+static void mca_osc_rdma2_request_construct(mca_osc_rdma2_request_t *req)
 {
     req->super.req_type = OMPI_REQUEST_WIN;
     req->super.req_status._cancelled = 0;
-    req->super.req_free = rdma2_request_free;
-    req->super.req_cancel = rdma2_request_cancel;
+    req->super.req_free = mca_osc_rdma2_request_free;
+    req->super.req_cancel = mca_osc_rdma2_request_cancel;
 }
 
-OBJ_CLASS_INSTANCE(mca_osc_rdma2_request_t, ompi_request_t, rdma2_request_construct, NULL);
+OBJ_CLASS_INSTANCE(mca_osc_rdma2_request_t, ompi_request_t, mca_osc_rdma2_request_construct, NULL);
 
-static void rdma2_request_done(mca_osc_rdma2_request_t *req)
+/* Requests come from a free list, so that thousands in flight cost no
+ * allocation each.  Built when MPI starts (nothing allocated until the
+ * first request), released at finalize. */
+int mca_osc_rdma2_request_init(void)
+{
+    OBJ_CONSTRUCT(&mca_osc_rdma2_component.requests, opal_free_list_t);
+    OBJ_CONSTRUCT(&mca_osc_rdma2_component.requests_done, opal_lifo_t);
+    return opal_free_list_init(&mca_osc_rdma2_component.requests,
+                               sizeof(mca_osc_rdma2_request_t), opal_cache_line_size,
+                               OBJ_CLASS(mca_osc_rdma2_request_t), 0, opal_cache_line_size,
+                               0, -1, 32, NULL, 0, NULL, NULL, NULL);
+}
+
+void mca_osc_rdma2_request_fini(void)
+{
+    OBJ_DESTRUCT(&mca_osc_rdma2_component.requests_done);
+    OBJ_DESTRUCT(&mca_osc_rdma2_component.requests);
+}
+
+static void mca_osc_rdma2_request_done(mca_osc_rdma2_request_t *req)
 {
     req->super.req_status.MPI_ERROR = req->error;
     ompi_request_complete(&req->super, true);
 }
 
 /* Pieces may finish on our progress thread even in a single-threaded
- * program, so the list takes a real lock (OPAL_THREAD_LOCK would not). */
-static mca_osc_rdma2_request_t *volatile rdma2_done_list = NULL;
-static opal_atomic_lock_t rdma2_done_lock = {.u = {.lock = OPAL_ATOMIC_LOCK_UNLOCKED}};
-
-static void rdma2_request_defer(mca_osc_rdma2_request_t *req)
+ * program, so the done list always takes the atomic LIFO operations (the
+ * plain opal_lifo_push/pop are atomic only when opal_using_threads()). */
+static void mca_osc_rdma2_request_defer(mca_osc_rdma2_request_t *req)
 {
-    opal_atomic_lock(&rdma2_done_lock);
-    req->next = rdma2_done_list;
-    rdma2_done_list = req;
-    opal_atomic_unlock(&rdma2_done_lock);
+    opal_lifo_push_atomic(&mca_osc_rdma2_component.requests_done,
+                          &req->super.super.super);
 }
 
 int mca_osc_rdma2_request_drain(void)
 {
-    mca_osc_rdma2_request_t *list, *next;
+    opal_list_item_t *item;
     int n = 0;
 
-    if (NULL == rdma2_done_list) {
+    if (opal_lifo_is_empty(&mca_osc_rdma2_component.requests_done)) {
         return 0;
     }
-    opal_atomic_lock(&rdma2_done_lock);
-    list = rdma2_done_list;
-    rdma2_done_list = NULL;
-    opal_atomic_unlock(&rdma2_done_lock);
-    for (; NULL != list; list = next, ++n) {
-        next = list->next;
-        rdma2_request_done(list);
+    while (NULL != (item = opal_lifo_pop_atomic(&mca_osc_rdma2_component.requests_done))) {
+        mca_osc_rdma2_request_done((mca_osc_rdma2_request_t *) item);
+        ++n;
     }
     return n;
 }
@@ -102,19 +117,19 @@ void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *us
     }
     ucp_request_free(ucx_req);
     if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
-        rdma2_request_defer(req);
+        mca_osc_rdma2_request_defer(req);
     }
 }
 
-static bool rdma2_in_passive_epoch(mca_osc_rdma2_module_t *module, int target)
+static bool mca_osc_rdma2_in_passive_epoch(mca_osc_rdma2_module_t *module, int target)
 {
-    mca_osc_rdma2_peer_t *peer = module->peers[target];
-    return module->lock_all || (NULL != peer && RDMA2_LOCK_NONE != peer->lock_type);
+    return mca_osc_rdma2_sync_passive(&module->sync, target);
 }
 
-static mca_osc_rdma2_request_t *rdma2_request_new(mca_osc_rdma2_module_t *module)
+static mca_osc_rdma2_request_t *mca_osc_rdma2_request_new(mca_osc_rdma2_module_t *module)
 {
-    mca_osc_rdma2_request_t *req = OBJ_NEW(mca_osc_rdma2_request_t);
+    mca_osc_rdma2_request_t *req =
+        (mca_osc_rdma2_request_t *) opal_free_list_get(&mca_osc_rdma2_component.requests);
 
     if (NULL != req) {
         OMPI_REQUEST_INIT(&req->super, false);
@@ -127,40 +142,41 @@ static mca_osc_rdma2_request_t *rdma2_request_new(mca_osc_rdma2_module_t *module
 }
 
 /* Drops the issuer's hold; the request completes now or in a callback. */
-static int rdma2_request_issued(mca_osc_rdma2_request_t *req, int ret,
-                                struct ompi_request_t **request)
+static int mca_osc_rdma2_request_issued(mca_osc_rdma2_request_t *req, int ret,
+                                        struct ompi_request_t **request)
 {
     if (OMPI_SUCCESS != ret) {
         req->error = MPI_ERR_OTHER;
     }
     if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
-        rdma2_request_done(req);
+        mca_osc_rdma2_request_done(req);
     }
     if (OMPI_SUCCESS != ret) {
         /* Pieces already issued still hold the request: let them finish. */
         struct ompi_request_t *r = &req->super;
-        rdma2_request_free(&r);
+        mca_osc_rdma2_request_free(&r);
         return ret;
     }
     *request = &req->super;
     return OMPI_SUCCESS;
 }
 
-static int rdma2_rput_rget(bool is_put, void *origin_addr, int origin_count,
-                           struct ompi_datatype_t *origin_dt, int target, ptrdiff_t target_disp,
-                           int target_count, struct ompi_datatype_t *target_dt,
-                           struct ompi_win_t *win, struct ompi_request_t **request)
+static int mca_osc_rdma2_rput_rget(bool is_put, void *origin_addr, int origin_count,
+                                   struct ompi_datatype_t *origin_dt, int target,
+                                   ptrdiff_t target_disp, int target_count,
+                                   struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
+                                   struct ompi_request_t **request)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_request_t *req;
     int ret;
 
-    if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    req = rdma2_request_new(module);
+    if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
+    req = mca_osc_rdma2_request_new(module);
     if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
     ret = mca_osc_rdma2_rdma(module, req, is_put, origin_addr, origin_count, origin_dt, target,
                              target_disp, target_count, target_dt);
-    return rdma2_request_issued(req, ret, request);
+    return mca_osc_rdma2_request_issued(req, ret, request);
 }
 
 int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
@@ -168,8 +184,8 @@ int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_da
                        struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
                        struct ompi_request_t **request)
 {
-    return rdma2_rput_rget(true, (void *) origin_addr, origin_count, origin_dt, target,
-                           target_disp, target_count, target_dt, win, request);
+    return mca_osc_rdma2_rput_rget(true, (void *) origin_addr, origin_count, origin_dt, target,
+                                   target_disp, target_count, target_dt, win, request);
 }
 
 int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
@@ -177,20 +193,20 @@ int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype
                        struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
                        struct ompi_request_t **request)
 {
-    return rdma2_rput_rget(false, origin_addr, origin_count, origin_dt, target, target_disp,
-                           target_count, target_dt, win, request);
+    return mca_osc_rdma2_rput_rget(false, origin_addr, origin_count, origin_dt, target, target_disp,
+                                   target_count, target_dt, win, request);
 }
 
 /* Accumulates complete before they return: hand back a done request. */
-static int rdma2_completed_request(mca_osc_rdma2_module_t *module, int ret,
-                                   struct ompi_request_t **request)
+static int mca_osc_rdma2_completed_request(mca_osc_rdma2_module_t *module, int ret,
+                                           struct ompi_request_t **request)
 {
     mca_osc_rdma2_request_t *req;
 
     if (OMPI_SUCCESS != ret) return ret;
-    req = rdma2_request_new(module);
+    req = mca_osc_rdma2_request_new(module);
     if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
-    return rdma2_request_issued(req, OMPI_SUCCESS, request);
+    return mca_osc_rdma2_request_issued(req, OMPI_SUCCESS, request);
 }
 
 int mca_osc_rdma2_raccumulate(const void *origin_addr, int origin_count,
@@ -199,13 +215,13 @@ int mca_osc_rdma2_raccumulate(const void *origin_addr, int origin_count,
                               struct ompi_op_t *op, struct ompi_win_t *win,
                               struct ompi_request_t **request)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
-    if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    return rdma2_completed_request(module,
-                                   mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_dt,
-                                                            target, target_disp, target_count,
-                                                            target_dt, op, win),
-                                   request);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    int ret;
+
+    if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
+    ret = mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_dt, target, target_disp,
+                                   target_count, target_dt, op, win);
+    return mca_osc_rdma2_completed_request(module, ret, request);
 }
 
 int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
@@ -215,13 +231,12 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
                                   struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
                                   struct ompi_win_t *win, struct ompi_request_t **request)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
-    if (!rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    return rdma2_completed_request(module,
-                                   mca_osc_rdma2_get_accumulate(origin_addr, origin_count,
-                                                                origin_dt, result_addr,
-                                                                result_count, result_dt, target,
-                                                                target_disp, target_count,
-                                                                target_dt, op, win),
-                                   request);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    int ret;
+
+    if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
+    ret = mca_osc_rdma2_get_accumulate(origin_addr, origin_count, origin_dt, result_addr,
+                                       result_count, result_dt, target, target_disp,
+                                       target_count, target_dt, op, win);
+    return mca_osc_rdma2_completed_request(module, ret, request);
 }

@@ -1,11 +1,10 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * UCX for osc/rdma2: our own context and worker (independent of the PML),
- * brought up by common/ompix; the process state block; the progress
- * callback and the progress thread's poll; blocking helpers over Open
- * MPI's opal/mca/common/ucx.  Waits progress our worker and, now and then,
- * all of Open MPI; nothing here is ever called from inside a UCX callback.
+ * UCX resources of osc/rdma2: our own context and worker (independent of
+ * the PML), brought up by common/ompix; the process state block; the
+ * progress callback and the progress thread's poll.  The operations
+ * themselves are the UCX path's (osc_rdma2_path_ucx.c).
  */
 #include "ompi_config.h"
 
@@ -14,7 +13,8 @@
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/common/ompix/common_ompix_thread.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_component.h"
+#include "osc_rdma2_request.h"
 
 int mca_osc_rdma2_progress(void)
 {
@@ -22,25 +22,25 @@ int mca_osc_rdma2_progress(void)
         return 0;
     }
     mca_common_ompix_thread_note_progress();
-    return (int) ucp_worker_progress(RDMA2_UCX->worker) + mca_osc_rdma2_request_drain();
+    return (int) ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker) + mca_osc_rdma2_request_drain();
 }
 
 /* Our progress thread calls into the worker too. */
-static bool rdma2_worker_shared(void)
+static bool mca_osc_rdma2_worker_shared(void)
 {
     return mca_osc_rdma2_component.enable_mpi_threads ||
-           RDMA2_THREAD_NEVER != mca_osc_rdma2_component.progress_thread;
+           MCA_OSC_RDMA2_THREAD_NEVER != mca_osc_rdma2_component.progress_thread;
 }
 
 /* The per-process state block (accumulate lock) lives for the whole run. */
-static int rdma2_create_pstate(void)
+static int mca_osc_rdma2_create_pstate(void)
 {
     mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
     void *base = NULL;
     int ret;
 
-    ret = mca_common_ompix_ucx_mem_map(RDMA2_UCX, NULL, sizeof(mca_osc_rdma2_pstate_t), true,
-                                       &c->pstate_memh, &base);
+    ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, sizeof(mca_osc_rdma2_pstate_t),
+                                       true, &c->pstate_memh, &base);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
@@ -48,7 +48,7 @@ static int rdma2_create_pstate(void)
     memset(base, 0, sizeof(mca_osc_rdma2_pstate_t));
     ret = mca_osc_rdma2_ucx_rkey_pack(c->pstate_memh, &c->pstate_rkey, &c->pstate_rkey_len);
     if (OMPI_SUCCESS != ret) {
-        ucp_mem_unmap(RDMA2_UCX->context, c->pstate_memh);
+        ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, c->pstate_memh);
     }
     return ret;
 }
@@ -61,7 +61,7 @@ int mca_osc_rdma2_ucx_init(void)
      * own atomics on those words must be coherent with them. */
     const mca_common_ompix_ucx_params_t params = {
         .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
-        .multi_threaded = rdma2_worker_shared(),
+        .multi_threaded = mca_osc_rdma2_worker_shared(),
         .cpu_atomics = true,
     };
 
@@ -72,24 +72,24 @@ int mca_osc_rdma2_ucx_init(void)
         return OMPI_ERR_NOT_AVAILABLE;
     }
     c->ucx_failed = true;           /* until proven otherwise: tried once */
-    if (OMPI_SUCCESS != mca_common_ompix_ucx_open(RDMA2_UCX, "osc/rdma2", &params)) {
+    if (OMPI_SUCCESS != mca_common_ompix_ucx_open(MCA_OSC_RDMA2_UCX, "osc/rdma2", &params)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
     c->ucx_ready = true;
-    if (OMPI_SUCCESS != rdma2_create_pstate()) {
+    if (OMPI_SUCCESS != mca_osc_rdma2_create_pstate()) {
         c->ucx_ready = false;
-        mca_common_ompix_ucx_close(RDMA2_UCX);
+        mca_common_ompix_ucx_close(MCA_OSC_RDMA2_UCX);
         return OMPI_ERR_NOT_AVAILABLE;
     }
     c->ucx_failed = false;
-    RDMA2_VERBOSE(10, "UCX context and worker created");
+    MCA_OSC_RDMA2_VERBOSE(10, "UCX context and worker created");
     return OMPI_SUCCESS;
 }
 
-static int rdma2_thread_poll(void *ctx)
+static int mca_osc_rdma2_thread_poll(void *ctx)
 {
     (void) ctx;
-    return (int) ucp_worker_progress(RDMA2_UCX->worker);
+    return (int) ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker);
 }
 
 void mca_osc_rdma2_ucx_fini(void)
@@ -100,13 +100,13 @@ void mca_osc_rdma2_ucx_fini(void)
         return;
     }
     if (c->thread_polls) {
-        mca_common_ompix_thread_remove(rdma2_thread_poll, NULL);
+        mca_common_ompix_thread_remove(mca_osc_rdma2_thread_poll, NULL);
         c->thread_polls = false;
     }
     ucp_rkey_buffer_release(c->pstate_rkey);
-    ucp_mem_unmap(RDMA2_UCX->context, c->pstate_memh);
+    ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, c->pstate_memh);
     c->ucx_ready = false;
-    mca_common_ompix_ucx_close(RDMA2_UCX);
+    mca_common_ompix_ucx_close(MCA_OSC_RDMA2_UCX);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -115,8 +115,8 @@ void mca_osc_rdma2_ucx_fini(void)
 bool mca_osc_rdma2_thread_wanted(bool emulated)
 {
     switch (mca_osc_rdma2_component.progress_thread) {
-    case RDMA2_THREAD_NEVER:  return false;
-    case RDMA2_THREAD_ALWAYS: return true;
+    case MCA_OSC_RDMA2_THREAD_NEVER:  return false;
+    case MCA_OSC_RDMA2_THREAD_ALWAYS: return true;
     default:                  return emulated;
     }
 }
@@ -130,87 +130,15 @@ int mca_osc_rdma2_thread_start(void)
     if (c->thread_polls) {
         return OMPI_SUCCESS;
     }
-    ret = mca_common_ompix_thread_add(rdma2_thread_poll, NULL, (unsigned) c->thread_max_sleep);
+    ret = mca_common_ompix_thread_add(mca_osc_rdma2_thread_poll, NULL,
+                                      (unsigned) c->thread_max_sleep);
     c->thread_polls = OMPI_SUCCESS == ret;
-    RDMA2_VERBOSE(10, "progress thread polls our worker");
-    return ret;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Blocking helpers                                                        */
-
-int mca_osc_rdma2_ucx_wait(ucs_status_ptr_t sp)
-{
-    return mca_common_ompix_ucx_wait(RDMA2_UCX, sp, "osc/rdma2");
-}
-
-int mca_osc_rdma2_ucx_check(ucs_status_ptr_t sp)
-{
-    return mca_common_ompix_ucx_release(sp);
-}
-
-int mca_osc_rdma2_ucx_flush_ep(ucp_ep_h ep)
-{
-    return opal_common_ucx_ep_flush(ep, RDMA2_UCX->worker);
-}
-
-int mca_osc_rdma2_ucx_flush_worker(void)
-{
-    return opal_common_ucx_worker_flush(RDMA2_UCX->worker);
-}
-
-static ucp_atomic_fetch_op_t rdma2_fetch_op(ucp_atomic_op_t op)
-{
-    switch (op) {
-    case UCP_ATOMIC_OP_SWAP: return UCP_ATOMIC_FETCH_OP_SWAP;
-    case UCP_ATOMIC_OP_AND:  return UCP_ATOMIC_FETCH_OP_FAND;
-    case UCP_ATOMIC_OP_OR:   return UCP_ATOMIC_FETCH_OP_FOR;
-    case UCP_ATOMIC_OP_XOR:  return UCP_ATOMIC_FETCH_OP_FXOR;
-    default:                 return UCP_ATOMIC_FETCH_OP_FADD;
-    }
-}
-
-/* Fetching atomic of 4 or 8 bytes; result may be NULL (result discarded,
- * but still waited for so the caller sees it complete). */
-int mca_osc_rdma2_ucx_atomic(ucp_ep_h ep, ucp_atomic_op_t op, uint64_t value, uint64_t *result,
-                             size_t size, uint64_t addr, ucp_rkey_h rkey)
-{
-    uint64_t r64 = 0;
-    uint32_t r32 = 0;
-    int ret;
-
-    ret = opal_common_ucx_atomic_fetch(ep, rdma2_fetch_op(op), value,
-                                       8 == size ? (void *) &r64 : (void *) &r32, size, addr,
-                                       rkey, RDMA2_UCX->worker);
-    if (NULL != result) {
-        *result = 8 == size ? r64 : r32;
-    }
-    return ret;
-}
-
-int mca_osc_rdma2_ucx_atomic_post(ucp_ep_h ep, uint64_t value, uint64_t addr, ucp_rkey_h rkey)
-{
-    return mca_common_ompix_ucx_atomic_post(RDMA2_UCX, ep, value, addr, rkey);
-}
-
-/* Compare-and-swap: *swap_result holds the value to store and returns the
- * old one (the store happened if that equals compare). */
-int mca_osc_rdma2_ucx_cswap(ucp_ep_h ep, uint64_t compare, uint64_t *swap_result, size_t size,
-                            uint64_t addr, ucp_rkey_h rkey)
-{
-    uint64_t r64 = 0;
-    uint32_t r32 = 0;
-    int ret;
-
-    ret = opal_common_ucx_atomic_cswap(ep, compare, *swap_result,
-                                       8 == size ? (void *) &r64 : (void *) &r32, size, addr,
-                                       rkey, RDMA2_UCX->worker);
-    *swap_result = 8 == size ? r64 : r32;
+    MCA_OSC_RDMA2_VERBOSE(10, "progress thread polls our worker");
     return ret;
 }
 
 int mca_osc_rdma2_ucx_rkey_pack(ucp_mem_h memh, void **buf, size_t *len)
 {
-    return UCS_OK == ucp_rkey_pack(RDMA2_UCX->context, memh, buf, len) ? OMPI_SUCCESS
+    return UCS_OK == ucp_rkey_pack(MCA_OSC_RDMA2_UCX->context, memh, buf, len) ? OMPI_SUCCESS
                                                                        : OMPI_ERROR;
 }

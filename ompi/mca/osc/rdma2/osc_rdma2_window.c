@@ -3,8 +3,9 @@
  *
  * Window creation and destruction: memory (UCX-allocated for
  * MPI_Win_allocate, registered for MPI_Win_create), the per-window state
- * block, the one exchange of addresses and keys, the choice of the
- * accumulate atomicity mechanism, info keys, and MPI_Win_free.
+ * block (laid out by osc_rdma2_state.c), the one exchange of addresses and
+ * keys, the choice of the accumulate atomicity mechanism, info keys, the
+ * module's function table, and MPI_Win_free.
  */
 #include "ompi_config.h"
 
@@ -16,9 +17,18 @@
 #include "opal/util/info.h"
 #include "ompi/mca/osc/base/base.h"
 
-#include "osc_rdma2.h"
+#include "osc_rdma2_module.h"
+#include "osc_rdma2_peer.h"
+#include "osc_rdma2_comm.h"
+#include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_passive.h"
+#include "osc_rdma2_completion.h"
+#include "osc_rdma2_active.h"
+#include "osc_rdma2_dynamic.h"
+#include "osc_rdma2_request.h"
+#include "osc_rdma2_overlap.h"
 
-static const ompi_osc_base_module_t rdma2_module_template = {
+static const ompi_osc_base_module_t mca_osc_rdma2_module_template = {
     .osc_win_shared_query = NULL,
     .osc_win_attach = mca_osc_rdma2_attach,
     .osc_win_detach = mca_osc_rdma2_detach,
@@ -53,7 +63,7 @@ static const ompi_osc_base_module_t rdma2_module_template = {
 /* ---------------------------------------------------------------------- */
 /* Component-wide start-up and the progress callback's lifetime           */
 
-static int rdma2_module_count_up(void)
+static int mca_osc_rdma2_module_count_up(void)
 {
     int ret;
 
@@ -69,7 +79,7 @@ static int rdma2_module_count_up(void)
     return ret;
 }
 
-static void rdma2_module_count_down(void)
+static void mca_osc_rdma2_module_count_down(void)
 {
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
     if (0 == --mca_osc_rdma2_component.num_modules) {
@@ -89,9 +99,9 @@ static void rdma2_module_count_down(void)
  * destination is 1..63 bytes past the source modulo 4 KiB.  Mid-page keeps
  * common buffer alignments (page-aligned, malloc's 16 bytes, small
  * multiples of 64) clear of that case. */
-#define RDMA2_WIN_PAGE_OFFSET 2048
+#define MCA_OSC_RDMA2_WIN_PAGE_OFFSET 2048
 
-static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t size)
+static int mca_osc_rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t size)
 {
     if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
         /* Open MPI passes base = MPI_BOTTOM (NULL) itself: nothing to map. */
@@ -110,40 +120,42 @@ static int rdma2_map_window(mca_osc_rdma2_module_t *module, void **base, size_t 
         /* UCX-allocated memory is the only kind same-node peers can map
          * (ucp_rkey_ptr), which makes access and locks truly passive. */
         void *mem;
-        if (OMPI_SUCCESS != mca_common_ompix_ucx_mem_map(RDMA2_UCX, NULL,
-                                                         size + RDMA2_WIN_PAGE_OFFSET, true,
+        if (OMPI_SUCCESS != mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL,
+                                                         size + MCA_OSC_RDMA2_WIN_PAGE_OFFSET, true,
                                                          &module->win_memh, &mem)) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
-        *base = module->base = (char *) mem + RDMA2_WIN_PAGE_OFFSET;
+        *base = module->base = (char *) mem + MCA_OSC_RDMA2_WIN_PAGE_OFFSET;
         return OMPI_SUCCESS;
     }
     /* MPI_Win_create: register the user's buffer.  UCX 1.13 serves RMA on
      * it with active messages (correct, but the target must progress). */
-    return mca_common_ompix_ucx_mem_map(RDMA2_UCX, *base, size, false, &module->win_memh,
+    return mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, *base, size, false, &module->win_memh,
                                         &module->base);
 }
 
-static int rdma2_map_state(mca_osc_rdma2_module_t *module)
+/* The state block, laid out alike on every rank and zeroed. */
+static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
 {
-    size_t len = sizeof(mca_osc_rdma2_state_t) + module->size_comm * sizeof(uint64_t);
-    void *base = NULL;
+    mca_osc_rdma2_state_layout_t *layout = &module->layout;
+    bool dynamic = MPI_WIN_FLAVOR_DYNAMIC == module->flavor;
+    char *base = NULL;
     int ret;
 
-    if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
-        /* The region table follows posted[], at the same offset everywhere. */
-        module->dyn_offset = (len + 63) & ~(size_t) 63;
-        len = module->dyn_offset + mca_osc_rdma2_dyn_table_size();
+    mca_osc_rdma2_state_layout(layout, module->size_comm, dynamic,
+                               mca_osc_rdma2_component.max_attach);
+    if (dynamic) {
         module->region_memh = calloc(mca_osc_rdma2_component.max_attach, sizeof(ucp_mem_h));
         if (NULL == module->region_memh) return OMPI_ERR_OUT_OF_RESOURCE;
     }
-
-    ret = mca_common_ompix_ucx_mem_map(RDMA2_UCX, NULL, len, true, &module->state_memh, &base);
+    ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, layout->size, true,
+                                       &module->state_memh, (void **) &base);
     if (OMPI_SUCCESS == ret) {
-        memset(base, 0, len);
+        memset(base, 0, layout->size);
         module->state = (mca_osc_rdma2_state_t *) base;
-        if (MPI_WIN_FLAVOR_DYNAMIC == module->flavor) {
-            module->regions = (mca_osc_rdma2_regions_t *) ((char *) base + module->dyn_offset);
+        module->posted = (volatile uint64_t *) (base + layout->posted);
+        if (dynamic) {
+            module->regions = (mca_osc_rdma2_regions_t *) (base + layout->regions);
         }
     }
     return ret;
@@ -155,7 +167,7 @@ static int rdma2_map_state(mca_osc_rdma2_module_t *module)
 /* Worker addresses travel only while some rank still lacks an endpoint
  * address for someone in the communicator: after the first window on a
  * set of processes, windows exchange just their keys. */
-static int rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
+static int mca_osc_rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
 {
     ompi_communicator_t *comm = module->comm;
     int i;
@@ -163,7 +175,7 @@ static int rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
     *need = 0;
     for (i = 0; i < module->size_comm && !*need; ++i) {
         if (i != module->my_rank &&
-            !mca_common_ompix_ucx_proc_known(RDMA2_UCX, ompi_comm_peer_lookup(comm, i))) {
+            !mca_common_ompix_ucx_proc_known(MCA_OSC_RDMA2_UCX, ompi_comm_peer_lookup(comm, i))) {
             *need = 1;
         }
     }
@@ -171,14 +183,14 @@ static int rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
                                         comm->c_coll->coll_allreduce_module);
 }
 
-typedef struct rdma2_keys_t {
+typedef struct mca_osc_rdma2_keys_t {
     void *win, *state;
     size_t win_len, state_len;
     ucp_address_t *address;
     size_t address_len;
-} rdma2_keys_t;
+} mca_osc_rdma2_keys_t;
 
-static void rdma2_keys_release(rdma2_keys_t *k)
+static void mca_osc_rdma2_keys_release(mca_osc_rdma2_keys_t *k)
 {
     if (NULL != k->win) {
         ucp_rkey_buffer_release(k->win);
@@ -187,11 +199,12 @@ static void rdma2_keys_release(rdma2_keys_t *k)
         ucp_rkey_buffer_release(k->state);
     }
     if (NULL != k->address) {
-        ucp_worker_release_address(RDMA2_UCX->worker, k->address);
+        ucp_worker_release_address(MCA_OSC_RDMA2_UCX->worker, k->address);
     }
 }
 
-static int rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr, rdma2_keys_t *k)
+static int mca_osc_rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr,
+                                   mca_osc_rdma2_keys_t *k)
 {
     int ret = OMPI_SUCCESS;
 
@@ -203,15 +216,15 @@ static int rdma2_pack_keys(mca_osc_rdma2_module_t *module, int need_addr, rdma2_
         ret = mca_osc_rdma2_ucx_rkey_pack(module->state_memh, &k->state, &k->state_len);
     }
     if (OMPI_SUCCESS == ret && need_addr &&
-        UCS_OK != ucp_worker_get_address(RDMA2_UCX->worker, &k->address,
+        UCS_OK != ucp_worker_get_address(MCA_OSC_RDMA2_UCX->worker, &k->address,
                                          &k->address_len)) {
         ret = OMPI_ERROR;
     }
     return ret;
 }
 
-static int rdma2_build_wire(mca_osc_rdma2_module_t *module, const rdma2_keys_t *k, char **out,
-                            int *out_len)
+static int mca_osc_rdma2_build_wire(mca_osc_rdma2_module_t *module,
+                                    const mca_osc_rdma2_keys_t *k, char **out, int *out_len)
 {
     mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
     mca_osc_rdma2_wire_t w;
@@ -247,7 +260,7 @@ static int rdma2_build_wire(mca_osc_rdma2_module_t *module, const rdma2_keys_t *
     return OMPI_SUCCESS;
 }
 
-static int rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mine, int len)
+static int mca_osc_rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mine, int len)
 {
     ompi_communicator_t *comm = module->comm;
     int p = module->size_comm, i, total = 0, ret;
@@ -275,7 +288,7 @@ static int rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mine, int 
     return ret;
 }
 
-static int rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
 {
     int i, ret;
 
@@ -285,8 +298,9 @@ static int rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
         if (i == module->my_rank) {
             continue;
         }
-        ret = mca_common_ompix_ucx_proc_set_address(RDMA2_UCX, ompi_comm_peer_lookup(module->comm, i), w + 1,
-                                             w->address_len);
+        ret = mca_common_ompix_ucx_proc_set_address(MCA_OSC_RDMA2_UCX,
+                                                    ompi_comm_peer_lookup(module->comm, i), w + 1,
+                                                    w->address_len);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
@@ -294,26 +308,26 @@ static int rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
     return OMPI_SUCCESS;
 }
 
-static int rdma2_exchange(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module)
 {
-    rdma2_keys_t keys = { 0 };
+    mca_osc_rdma2_keys_t keys = { 0 };
     char *mine = NULL;
     int need_addr, len = 0, ret;
 
-    ret = rdma2_need_addresses(module, &need_addr);
+    ret = mca_osc_rdma2_need_addresses(module, &need_addr);
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_pack_keys(module, need_addr, &keys);
+        ret = mca_osc_rdma2_pack_keys(module, need_addr, &keys);
     }
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_build_wire(module, &keys, &mine, &len);
+        ret = mca_osc_rdma2_build_wire(module, &keys, &mine, &len);
     }
-    rdma2_keys_release(&keys);
+    mca_osc_rdma2_keys_release(&keys);
     if (OMPI_SUCCESS == ret) {
-        ret = rdma2_allgather_wire(module, mine, len);
+        ret = mca_osc_rdma2_allgather_wire(module, mine, len);
     }
     free(mine);
     if (OMPI_SUCCESS == ret && need_addr) {
-        ret = rdma2_learn_addresses(module);
+        ret = mca_osc_rdma2_learn_addresses(module);
     }
     return ret;
 }
@@ -325,7 +339,7 @@ static int rdma2_exchange(mca_osc_rdma2_module_t *module)
 /* the target's lock.  All ranks must agree, hence the allreduce (which    */
 /* is also the final synchronization of window creation).                  */
 
-static int rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
 {
     ompi_communicator_t *comm = module->comm;
     mca_osc_rdma2_peer_t *peer;
@@ -339,19 +353,19 @@ static int rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
         /* Probe one neighbour (the same transports serve all same-node
          * peers) and rank 0, whose state block holds the fence meeting line. */
         ret = mca_osc_rdma2_peer(module, (module->my_rank + 1) % module->size_comm, &peer);
-        direct = OMPI_SUCCESS == ret && NULL != peer->state_ptr;
+        direct = OMPI_SUCCESS == ret && NULL != peer->state.ptr;
         if (direct) {
             ret = mca_osc_rdma2_peer(module, 0, &peer);
-            direct = OMPI_SUCCESS == ret && NULL != peer->state_ptr;
+            direct = OMPI_SUCCESS == ret && NULL != peer->state.ptr;
         }
     }
     ret = comm->c_coll->coll_allreduce(MPI_IN_PLACE, &direct, 1, MPI_INT, MPI_LAND, comm,
                                        comm->c_coll->coll_allreduce_module);
-    module->acc_mode = direct ? RDMA2_ACC_ELEMENT : RDMA2_ACC_LOCK;
-    if (OMPI_SUCCESS == ret && direct && module->size_comm <= RDMA2_FENCE_MEET_MAX) {
+    module->acc_mode = direct ? MCA_OSC_RDMA2_ACC_ELEMENT : MCA_OSC_RDMA2_ACC_LOCK;
+    if (OMPI_SUCCESS == ret && direct && module->size_comm <= MCA_OSC_RDMA2_FENCE_MEET_MAX) {
         ret = mca_osc_rdma2_peer(module, 0, &peer);
         if (OMPI_SUCCESS == ret) {
-            module->fence_meet = peer->state_ptr->fence_meet;
+            module->fence_meet = ((mca_osc_rdma2_state_t *) peer->state.ptr)->fence_meet;
         }
     }
     return ret;
@@ -360,73 +374,67 @@ static int rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
 /* ---------------------------------------------------------------------- */
 /* Info keys                                                               */
 
-static char *rdma2_info_no_locks(opal_infosubscriber_t *obj, char *key, char *value)
+static char *mca_osc_rdma2_info_no_locks(opal_infosubscriber_t *obj, char *key, char *value)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
     module->no_locks = opal_str_to_bool(value);
     return module->no_locks ? (char *) "true" : (char *) "false";
 }
 
-static char *rdma2_info_acc_ordering(opal_infosubscriber_t *obj, char *key, char *value)
+static char *mca_osc_rdma2_info_acc_ordering(opal_infosubscriber_t *obj, char *key, char *value)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
     /* Our accumulates complete in issue order anyway; remember the hint. */
     module->acc_ordering_none = 0 == strcmp(value, "none");
     return value;
 }
 
-static char *rdma2_info_acc_ops(opal_infosubscriber_t *obj, char *key, char *value)
+static char *mca_osc_rdma2_info_acc_ops(opal_infosubscriber_t *obj, char *key, char *value)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE((ompi_win_t *) obj);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
     module->same_op_no_op = 0 == strcmp(value, "same_op_no_op");
     return module->same_op_no_op ? (char *) "same_op_no_op" : (char *) "same_op";
 }
 
-static char *rdma2_info_echo(opal_infosubscriber_t *obj, char *key, char *value)
+static char *mca_osc_rdma2_info_echo(opal_infosubscriber_t *obj, char *key, char *value)
 {
     (void) obj; (void) key;
     return value;
 }
 
-static void rdma2_subscribe_info(struct ompi_win_t *win)
+static void mca_osc_rdma2_subscribe_info(struct ompi_win_t *win)
 {
     /* The window layer keeps the keys (MPI_Win_get_info); the callbacks
      * record the ones that change what we do, and run again on
      * MPI_Win_set_info. */
     opal_infosubscribe_subscribe(&win->super, "no_locks", "false",
-                                 rdma2_info_no_locks);
+                                 mca_osc_rdma2_info_no_locks);
     opal_infosubscribe_subscribe(&win->super, "accumulate_ordering", "rar,raw,war,waw",
-                                 rdma2_info_acc_ordering);
+                                 mca_osc_rdma2_info_acc_ordering);
     opal_infosubscribe_subscribe(&win->super, "accumulate_ops", "same_op_no_op",
-                                 rdma2_info_acc_ops);
+                                 mca_osc_rdma2_info_acc_ops);
     opal_infosubscribe_subscribe(&win->super, "same_size", "false",
-                                 rdma2_info_echo);
+                                 mca_osc_rdma2_info_echo);
     opal_infosubscribe_subscribe(&win->super, "same_disp_unit", "false",
-                                 rdma2_info_echo);
+                                 mca_osc_rdma2_info_echo);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Select and free                                                         */
 
-static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
+static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
 {
-    ucp_context_h ctx = RDMA2_UCX->context;
+    ucp_context_h ctx = MCA_OSC_RDMA2_UCX->context;
     int i;
 
     if (NULL != module->peers) {
         for (i = 0; i < module->size_comm; ++i) {
-            mca_osc_rdma2_peer_t *peer = module->peers[i];
-            if (NULL == peer) {
-                continue;
+            if (NULL != module->peers[i]) {
+                mca_osc_rdma2_peer_release(module->peers[i]);
             }
-            mca_osc_rdma2_dyn_release_peer(peer);
-            if (NULL != peer->win_rkey) ucp_rkey_destroy(peer->win_rkey);
-            if (NULL != peer->state_rkey) ucp_rkey_destroy(peer->state_rkey);
-            if (NULL != peer->pstate_rkey) ucp_rkey_destroy(peer->pstate_rkey);
-            free(peer);
         }
         free(module->peers);
     }
@@ -440,13 +448,12 @@ static void rdma2_module_destroy(mca_osc_rdma2_module_t *module)
     }
     free(module->blob);
     free(module->blob_disps);
-    mca_osc_rdma2_group_cache_clear(&module->post_cache);
-    mca_osc_rdma2_group_cache_clear(&module->start_cache);
+    mca_osc_rdma2_sync_fini(&module->sync);
     if (NULL != module->comm) {
         ompi_comm_free(&module->comm);
     }
     free(module);
-    rdma2_module_count_down();
+    mca_osc_rdma2_module_count_down();
 }
 
 int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
@@ -461,16 +468,16 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     if (MPI_WIN_FLAVOR_SHARED == flavor) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
-    ret = rdma2_module_count_up();
+    ret = mca_osc_rdma2_module_count_up();
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
     module = calloc(1, sizeof(*module));
     if (NULL == module) {
-        rdma2_module_count_down();
+        mca_osc_rdma2_module_count_down();
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    module->super = rdma2_module_template;
+    module->super = mca_osc_rdma2_module_template;
     module->win = win;
     module->flavor = flavor;
     module->size = size;
@@ -481,13 +488,14 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     /* A private communicator keeps our collectives (fence, free) apart
      * from the user's traffic on `comm`. */
     ret = ompi_comm_dup(comm, &module->comm);
-    if (OMPI_SUCCESS == ret) ret = rdma2_map_window(module, base, size);
-    if (OMPI_SUCCESS == ret) ret = rdma2_map_state(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_sync_init(&module->sync, module->size_comm);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_window(module, base, size);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_state(module);
     if (OMPI_SUCCESS == ret) {
         module->peers = calloc(module->size_comm, sizeof(*module->peers));
         ret = NULL == module->peers ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
     }
-    if (OMPI_SUCCESS == ret) ret = rdma2_exchange(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exchange(module);
     /* Set before the probe below: peer set-up reads the module through win. */
     win->w_osc_module = &module->super;
     if (OMPI_SUCCESS == ret && MPI_WIN_FLAVOR_CREATE == flavor) {
@@ -495,51 +503,49 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
          * this window until every rank has marked what it overlaps */
         mca_osc_rdma2_overlap_claim(module->base, size);
     }
-    if (OMPI_SUCCESS == ret) ret = rdma2_choose_acc_mode(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_choose_acc_mode(module);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_overlap_add_element(module);
     /* Lock mode means some peer reaches us through UCX (the choice is
      * collective, so every rank of the window starts the thread). */
-    if (OMPI_SUCCESS == ret && mca_osc_rdma2_thread_wanted(RDMA2_ACC_LOCK == module->acc_mode)) {
+    if (OMPI_SUCCESS == ret &&
+        mca_osc_rdma2_thread_wanted(MCA_OSC_RDMA2_ACC_LOCK == module->acc_mode)) {
         OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
         ret = mca_osc_rdma2_thread_start();
         OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
     }
     if (OMPI_SUCCESS != ret) {
         win->w_osc_module = NULL;
-        rdma2_module_destroy(module);
+        mca_osc_rdma2_module_destroy(module);
         return ret;
     }
 
     *model = MPI_WIN_UNIFIED;
     snprintf(name, sizeof(name), "rdma2 window %d", ompi_comm_get_cid(module->comm));
     ompi_win_set_name(win, name);
-    rdma2_subscribe_info(win);
-    RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,
-                  MPI_WIN_FLAVOR_ALLOCATE == flavor ? "allocated"
-                  : MPI_WIN_FLAVOR_DYNAMIC == flavor ? "dynamic" : "created", size,
-                  RDMA2_ACC_ELEMENT == module->acc_mode ? "element atomics" : "target lock");
+    mca_osc_rdma2_subscribe_info(win);
+    MCA_OSC_RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,
+                          MPI_WIN_FLAVOR_ALLOCATE == flavor  ? "allocated"
+                          : MPI_WIN_FLAVOR_DYNAMIC == flavor ? "dynamic" : "created",
+                          size, MCA_OSC_RDMA2_ACC_ELEMENT == module->acc_mode ? "element atomics"
+                                                                              : "target lock");
     return OMPI_SUCCESS;
 }
 
 int mca_osc_rdma2_free(struct ompi_win_t *win)
 {
-    mca_osc_rdma2_module_t *module = RDMA2_MODULE(win);
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     ompi_communicator_t *comm = module->comm;
     int ret;
 
-    if (module->lock_all || module->num_locks > 0 || NULL != module->start_group ||
-        NULL != module->post_group) {
+    if (mca_osc_rdma2_sync_open(&module->sync) || NULL != module->sync.post_group) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = mca_osc_rdma2_complete_all(module);
-    if (OMPI_SUCCESS == ret && module->posts_pending) {
-        ret = mca_osc_rdma2_ucx_flush_worker();
-    }
+    ret = mca_osc_rdma2_complete_window(module);
     /* Nobody may touch our memory or state after we unmap it. */
     if (OMPI_SUCCESS == ret) {
         ret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
     }
     win->w_osc_module = NULL;
-    rdma2_module_destroy(module);
+    mca_osc_rdma2_module_destroy(module);
     return ret;
 }

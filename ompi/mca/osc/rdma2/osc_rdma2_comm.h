@@ -1,0 +1,49 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Put and Get, and what the other operations share with them: the checks
+ * of an access and the transfer of (count, datatype) layouts.
+ */
+#ifndef MCA_OSC_RDMA2_COMM_H
+#define MCA_OSC_RDMA2_COMM_H
+
+#include "ompi/datatype/ompi_datatype.h"
+
+#include "osc_rdma2_peer.h"
+#include "osc_rdma2_request.h"
+
+BEGIN_C_DECLS
+
+/* Checks that [disp, disp + count x dt) lies in the target's window (in
+ * one attached region of a dynamic window) and returns the remote address
+ * of disp and the memory holding it (0-count accesses always pass). */
+int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                               ptrdiff_t disp, int count, struct ompi_datatype_t *dt,
+                               uint64_t *addr, const mca_osc_rdma2_win_mem_t **mem);
+int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target);
+/* Peer, epoch, matching type signatures and range of one operation. */
+int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
+                          struct ompi_datatype_t *dt, ptrdiff_t disp, int tcount,
+                          struct ompi_datatype_t *tdt, mca_osc_rdma2_peer_t **peer,
+                          const mca_osc_rdma2_win_mem_t **mem, uint64_t *raddr);
+/* Copies between local memory laid out as (count, dt) and remote memory
+ * laid out as (tcount, tdt) at raddr in `mem`, through its path. */
+int mca_osc_rdma2_xfer(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
+                       bool is_put, void *local, int count, struct ompi_datatype_t *dt,
+                       uint64_t raddr, int tcount, struct ompi_datatype_t *tdt);
+/* Put or Get; with `req`, UCX pieces complete that request (Rput/Rget). */
+int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *req, bool is_put,
+                       void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt);
+
+int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                      int target, ptrdiff_t target_disp, int target_count,
+                      struct ompi_datatype_t *target_dt, struct ompi_win_t *win);
+int mca_osc_rdma2_get(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                      int target, ptrdiff_t target_disp, int target_count,
+                      struct ompi_datatype_t *target_dt, struct ompi_win_t *win);
+
+END_C_DECLS
+
+#endif /* MCA_OSC_RDMA2_COMM_H */

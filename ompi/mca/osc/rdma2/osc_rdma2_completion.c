@@ -1,0 +1,108 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Completion of this rank's operations (osc_rdma2_completion.h): flushes
+ * of one peer or of all, completion before a release (and, inline in the
+ * header, the posted adds that follow), and the waits for counters others
+ * raise in our state block.
+ */
+#include "ompi_config.h"
+
+#include "opal/runtime/opal_progress.h"
+#include "opal/sys/atomic.h"
+
+#include "osc_rdma2_completion.h"
+#include "osc_rdma2_path_ucx.h"
+
+/* The pending flags say whether *some* operation awaits a flush; with
+ * several threads, another thread's flush may clear a flag before an
+ * operation of ours issued after that flush began is complete (and we may
+ * free its buffer).  So under MPI_THREAD_MULTIPLE every completion
+ * flushes UCX, and the fence shortcut below is not taken. */
+static bool mca_osc_rdma2_flags_trusted(void)
+{
+    return !mca_osc_rdma2_component.enable_mpi_threads;
+}
+
+int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer)
+{
+    mca_osc_rdma2_sync_target_t *t = peer->sync;
+
+    /* Direct stores are ordered before the atomic release that follows
+     * (a full fence is not needed: direct gets are done loads). */
+    opal_atomic_wmb();
+    if (!t->ucx_pending && (mca_osc_rdma2_flags_trusted() || NULL == peer->ep)) {
+        return OMPI_SUCCESS;
+    }
+    t->ucx_pending = false;
+    return mca_osc_rdma2_ucx_flush_ep(peer);
+}
+
+/* Before releasing a lock word of `peer`: when the release is a UCX atomic
+ * and UCX operations are pending, a worker fence plus a release we wait
+ * for (UCX completes at the target everything issued before the fence
+ * before anything issued after it) costs one round trip where a flush and
+ * the release would cost two; with nothing pending the release is posted
+ * and costs none.  A CPU-atomic release needs the flush. */
+int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool release_via_ucx)
+{
+    mca_osc_rdma2_sync_target_t *t = peer->sync;
+
+    if (!release_via_ucx || !t->ucx_pending || !mca_osc_rdma2_flags_trusted()) {
+        return mca_osc_rdma2_complete_peer(peer);
+    }
+    t->ucx_pending = false;
+    t->release_waits = true;
+    return mca_osc_rdma2_ucx_fence();
+}
+
+int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_sync_t *sync = &module->sync;
+    int i, ret;
+
+    opal_atomic_mb();
+    if (!sync->ucx_pending && mca_osc_rdma2_flags_trusted()) {
+        return OMPI_SUCCESS;
+    }
+    sync->ucx_pending = false;
+    ret = mca_osc_rdma2_ucx_flush_worker();
+    for (i = 0; i < module->size_comm; ++i) {
+        sync->target[i].ucx_pending = false;
+    }
+    return ret;
+}
+
+int mca_osc_rdma2_complete_window(mca_osc_rdma2_module_t *module)
+{
+    int ret = mca_osc_rdma2_complete_all(module);
+
+    /* Posted adds are not complete at the target yet: they could land on
+     * memory freed after this.  Flushes need not wait for them (no answer
+     * is due), so only free does. */
+    if (OMPI_SUCCESS == ret && module->sync.posts_pending) {
+        ret = mca_osc_rdma2_ucx_flush_worker();
+    }
+    return ret;
+}
+
+/* Plain loads see direct peers' stores; a progress call now and then
+ * serves peers that reach us through UCX and the rest of MPI (a peer may
+ * wait in the PML for us).  A progress call costs a few hundred ns, the
+ * arrival it delays too, so when every peer is mapped (element mode)
+ * progress is rare. */
+void mca_osc_rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *word,
+                           uint64_t value)
+{
+    const int spins = MCA_OSC_RDMA2_ACC_ELEMENT == module->acc_mode ? 1 << 14 : 256;
+    int i;
+
+    while (*word < value) {
+        for (i = 0; i < spins && *word < value; ++i) {
+        }
+        if (*word < value) {
+            opal_progress();
+        }
+    }
+    opal_atomic_rmb();
+}

@@ -1,0 +1,65 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * One target as seen from this rank in one window, set up on first access.
+ */
+#ifndef MCA_OSC_RDMA2_PEER_H
+#define MCA_OSC_RDMA2_PEER_H
+
+#include "ompi_config.h"
+
+#include "osc_rdma2_module.h"
+#include "osc_rdma2_path.h"
+
+BEGIN_C_DECLS
+
+struct mca_osc_rdma2_dyn_cache_t;
+
+typedef struct mca_osc_rdma2_peer_t {
+    mca_osc_rdma2_module_t *module;
+    mca_osc_rdma2_sync_target_t *sync; /* our synchronization state toward it (module->sync) */
+    int rank;
+    ucp_ep_h ep;                    /* NULL for self */
+    int disp_unit;
+    int pid;                        /* its process id */
+    bool cma;                       /* same node, and CMA may read its memory */
+    mca_osc_rdma2_win_mem_t win;    /* its window memory (dynamic windows: regions, see
+                                     * osc_rdma2_dynamic.c) */
+    mca_osc_rdma2_state_mem_t state;    /* its state block of this window */
+    mca_osc_rdma2_state_mem_t pstate;   /* its process state block */
+    struct mca_osc_rdma2_dyn_cache_t *dyn; /* dynamic windows: cached region table */
+} mca_osc_rdma2_peer_t;
+
+int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,
+                             mca_osc_rdma2_peer_t **peer_out);
+/* Window free: keys, cached regions and the peer itself. */
+void mca_osc_rdma2_peer_release(mca_osc_rdma2_peer_t *peer);
+
+static inline int mca_osc_rdma2_peer(mca_osc_rdma2_module_t *module, int rank,
+                                     mca_osc_rdma2_peer_t **peer)
+{
+    if (OPAL_LIKELY(NULL != module->peers[rank])) {
+        *peer = module->peers[rank];
+        return OMPI_SUCCESS;
+    }
+    return mca_osc_rdma2_peer_setup(module, rank, peer);
+}
+
+/* Element-mode accumulates to this peer must take its lock instead
+ * (osc_rdma2_overlap.c). */
+static inline bool mca_osc_rdma2_peer_mixed(const mca_osc_rdma2_peer_t *peer)
+{
+    return NULL == peer->state.ptr || 0 != ((mca_osc_rdma2_state_t *) peer->state.ptr)->mixed;
+}
+
+/* The path to window memory at `ptr` (mapped there, or NULL) of this peer:
+ * chosen at set-up for the window, per region for dynamic windows. */
+const mca_osc_rdma2_win_path_t *mca_osc_rdma2_peer_win_path(const mca_osc_rdma2_peer_t *peer,
+                                                            const void *ptr);
+/* osc_rdma2_path_cma.c: whether CMA may read the peer's memory (ptrace
+ * rules, containers). */
+bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer);
+
+END_C_DECLS
+
+#endif /* MCA_OSC_RDMA2_PEER_H */

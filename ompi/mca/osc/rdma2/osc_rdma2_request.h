@@ -1,0 +1,61 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Request-based operations (Rput, Rget, Raccumulate, Rget_accumulate).
+ */
+#ifndef MCA_OSC_RDMA2_REQUEST_H
+#define MCA_OSC_RDMA2_REQUEST_H
+
+#include "ompi_config.h"
+
+#include <ucp/api/ucp.h>
+
+#include "ompi/request/request.h"
+#include "ompi/win/win.h"
+
+BEGIN_C_DECLS
+
+/* Complete when every UCX piece's callback ran (`outstanding` starts at 1
+ * for the issuing thread).  From the component's free list; while its last
+ * piece's completion waits for progress it sits on the component's done
+ * LIFO (through the list item of its free-list item). */
+typedef struct mca_osc_rdma2_request_t {
+    ompi_request_t super;
+    volatile int32_t outstanding;
+    int error;
+} mca_osc_rdma2_request_t;
+OBJ_CLASS_DECLARATION(mca_osc_rdma2_request_t);
+
+int mca_osc_rdma2_rput(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
+                       struct ompi_request_t **request);
+int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
+                       int target, ptrdiff_t target_disp, int target_count,
+                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win,
+                       struct ompi_request_t **request);
+int mca_osc_rdma2_raccumulate(const void *origin_addr, int origin_count,
+                              struct ompi_datatype_t *origin_dt, int target, ptrdiff_t target_disp,
+                              int target_count, struct ompi_datatype_t *target_dt,
+                              struct ompi_op_t *op, struct ompi_win_t *win,
+                              struct ompi_request_t **request);
+int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
+                                  struct ompi_datatype_t *origin_dt, void *result_addr,
+                                  int result_count, struct ompi_datatype_t *result_dt,
+                                  int target, ptrdiff_t target_disp, int target_count,
+                                  struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
+                                  struct ompi_win_t *win, struct ompi_request_t **request);
+
+/* The component's request free list and done LIFO (component open/close). */
+int mca_osc_rdma2_request_init(void);
+void mca_osc_rdma2_request_fini(void);
+
+/* UCX completion callback of one piece of a request-based operation. */
+void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data);
+/* Completes the MPI requests whose last piece finished (never called from
+ * a UCX callback); returns how many. */
+int mca_osc_rdma2_request_drain(void);
+
+END_C_DECLS
+
+#endif /* MCA_OSC_RDMA2_REQUEST_H */

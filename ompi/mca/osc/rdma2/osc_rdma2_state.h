@@ -1,0 +1,115 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The blocks other processes reach with atomics and reads: the process
+ * state block (one per process: the accumulate lock) and the per-window
+ * state block (lock words, PSCW and fence counters, a reserved descriptor
+ * for notified RMA, the dynamic region table), both allocated by UCX so
+ * that same-node peers map them.  The window state block's layout is
+ * computed once per window (mca_osc_rdma2_state_layout) from values every
+ * rank shares, so this rank's offsets address every rank's block.
+ */
+#ifndef MCA_OSC_RDMA2_STATE_H
+#define MCA_OSC_RDMA2_STATE_H
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+BEGIN_C_DECLS
+
+/* Per-process state block.  It holds what every window of the process
+ * shares: the accumulate lock, so accumulate atomicity also holds when two
+ * windows overlap the same memory. */
+typedef struct mca_osc_rdma2_pstate_t {
+    volatile uint64_t acc_lock;     /* 0 free, 1 held; released by atomic add */
+    uint64_t pad[7];
+} mca_osc_rdma2_pstate_t;
+
+/* The fixed words at the start of the per-window state block (one per
+ * rank), each on its own cache line: lock words of the two-level lock
+ * (docs/ARCHITECTURE.md; `global` is only used at rank 0), the PSCW
+ * completion counter, the overlap mark, the fence words. */
+#define MCA_OSC_RDMA2_FENCE_ROUNDS 32         /* log2 of the largest communicator */
+#define MCA_OSC_RDMA2_FENCE_MEET_MAX 8        /* a fence word per rank in one cache line */
+
+typedef struct mca_osc_rdma2_state_t {
+    volatile uint64_t global;       /* high 32 bits: lock_all holders; low: exclusive holders */
+    uint64_t pad0[7];
+    volatile uint64_t lock;         /* this rank as a target: EXCL bit + shared count */
+    uint64_t pad1[7];
+    volatile uint64_t complete;     /* PSCW: completes received as a target */
+    uint64_t pad2[7];
+    volatile uint64_t mixed;        /* element mode: lock-mode memory overlaps ours
+                                     * (osc_rdma2_overlap.c); read by every accumulate */
+    uint64_t pad3[7];
+    volatile uint64_t fence_meet[MCA_OSC_RDMA2_FENCE_MEET_MAX]; /* rank 0's: fence meeting line */
+    volatile uint64_t fence_round[MCA_OSC_RDMA2_FENCE_ROUNDS];  /* the fence's dissemination */
+} mca_osc_rdma2_state_t;
+
+#define MCA_OSC_RDMA2_LOCK_EXCL   (UINT64_C(1) << 32)
+#define MCA_OSC_RDMA2_GLOBAL_ALL  (UINT64_C(1) << 32)
+#define MCA_OSC_RDMA2_LOW_MASK    UINT64_C(0xffffffff)
+
+/* Dynamic windows: each rank's attached regions, at the end of its state
+ * block (same offset on every rank), guarded by a sequence counter:
+ * odd while the owner edits the table, bumped to the next even value
+ * after.  Origins cache a copy per peer and re-read it only when the
+ * counter changed (docs/ARCHITECTURE.md). */
+#define MCA_OSC_RDMA2_RKEY_MAX 200
+typedef struct mca_osc_rdma2_region_t {
+    uint64_t base;
+    uint64_t len;
+    uint32_t rkey_len;
+    uint32_t pad;
+    char rkey[MCA_OSC_RDMA2_RKEY_MAX];
+} mca_osc_rdma2_region_t;
+
+typedef struct mca_osc_rdma2_regions_t {
+    volatile uint64_t gen;          /* sequence counter (odd: being edited) */
+    volatile uint64_t count;
+    mca_osc_rdma2_region_t region[];
+} mca_osc_rdma2_regions_t;
+
+/* Reserved for notified RMA (issue 15).  A window rank's notification
+ * counters (65 536 by default) will live in a block their owner allocates
+ * and maps with UCX on first use, so that windows which never notify pay
+ * nothing; the state block holds only how origins find that block: its
+ * address, size and packed key, published under a sequence counter like
+ * the region table.  Laid out and zeroed at window creation; nothing reads
+ * or writes it yet. */
+typedef struct mca_osc_rdma2_notify_desc_t {
+    volatile uint64_t gen;          /* sequence counter; 0: no counter block yet */
+    uint64_t base;                  /* remote address of the counter block */
+    uint64_t count;                 /* counters in it */
+    uint32_t rkey_len;              /* bytes used in rkey[] */
+    uint32_t pad;
+    uint64_t reserved[4];           /* rest of the first cache line */
+    char rkey[MCA_OSC_RDMA2_RKEY_MAX];  /* packed key of the counter block */
+} mca_osc_rdma2_notify_desc_t;
+
+/* Where the parts of a window's state block are, in bytes from its start:
+ *
+ *   0        mca_osc_rdma2_state_t        fixed words (cache lines)
+ *   posted   uint64_t[p]                  PSCW: posts received from rank t
+ *   notify   mca_osc_rdma2_notify_desc_t  reserved for notified RMA
+ *   regions  mca_osc_rdma2_regions_t      dynamic windows: the region table
+ *   size                                  end
+ *
+ * Every part starts on a cache line.  Computed from the communicator size,
+ * the flavor and osc_rdma2_max_attach, which are the same on every rank. */
+typedef struct mca_osc_rdma2_state_layout_t {
+    size_t posted;
+    size_t notify;
+    size_t regions;                 /* 0: not a dynamic window */
+    size_t size;
+} mca_osc_rdma2_state_layout_t;
+
+void mca_osc_rdma2_state_layout(mca_osc_rdma2_state_layout_t *layout, int size_comm,
+                                bool dynamic, int max_attach);
+
+END_C_DECLS
+
+#endif /* MCA_OSC_RDMA2_STATE_H */
