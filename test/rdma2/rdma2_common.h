@@ -225,21 +225,4 @@ static inline void layout_free(struct layout *l)
     MPI_Type_free(&l->type);
 }
 
-/* A counting window error handler: remembers the class of the last error. */
-static int win_handler_calls, win_handler_class;
-
-static inline void rdma2_win_handler(MPI_Win *win, int *code, ...)
-{
-    (void) win;
-    win_handler_calls++;
-    MPI_Error_class(*code, &win_handler_class);
-}
-
-static inline MPI_Errhandler counting_win_errhandler(void)
-{
-    MPI_Errhandler eh;
-    MPI_Win_create_errhandler(rdma2_win_handler, &eh);
-    return eh;
-}
-
 #endif

@@ -30,16 +30,6 @@
 
 #define N 8
 
-/* The call must fail with `cls`, and the window handler must see it once. */
-#define CHECK_ERR(call, cls)                                                  \
-    do {                                                                      \
-        int before_ = win_handler_calls;                                      \
-        win_handler_class = -1;                                               \
-        CHECK_CLASS(call, cls);                                               \
-        CHECK(win_handler_calls == before_ + 1);                              \
-        CHECK(win_handler_class == (cls));                                    \
-    } while (0)
-
 static MPI_Errhandler eh;
 
 static elem_t init_val(int r, int i) { return (elem_t) r * 1000 + i + 1; }

@@ -21,6 +21,10 @@ typedef struct {
     size_t address_len;
 } mca_common_ompix_ucx_proc_t;
 
+/* Registers the parameters only.  Open MPI's opal_common_ucx_mca_register
+ * also switches UCX to Open MPI's memory hooks (opal_common_ucx_opal_mem_hooks),
+ * which made MPI_Win_allocate + MPI_Win_free 15 times slower here (60 to
+ * 900 us); our workers keep UCX's own hooks, as before common/ompix. */
 void mca_common_ompix_ucx_register(void)
 {
     /* No synonyms: the components have their own verbose parameter. */
@@ -53,10 +57,11 @@ static bool mca_common_ompix_ucx_allowed(mca_common_ompix_ucx_t *ucx)
     need = devices ? OPAL_COMMON_UCX_SUPPORT_DEVICE : OPAL_COMMON_UCX_SUPPORT_TRANSPORT;
     level = opal_common_ucx_support_level(ucx->context);
     if (level < need) {
-        opal_output_verbose(1, opal_common_ucx.output,
-                            "%s: no UCX resource matches opal_common_ucx_tls=%s "
-                            "opal_common_ucx_devices=%s", ucx->owner,
-                            *opal_common_ucx.tls, *opal_common_ucx.devices);
+        if (opal_common_ucx.verbose > 0) {
+            opal_output(0, "%s: no UCX resource matches opal_common_ucx_tls=%s "
+                        "opal_common_ucx_devices=%s", ucx->owner, *opal_common_ucx.tls,
+                        *opal_common_ucx.devices);
+        }
         return false;
     }
     return true;
@@ -115,7 +120,6 @@ int mca_common_ompix_ucx_open(mca_common_ompix_ucx_t *ucx, const char *owner,
     memset(ucx, 0, sizeof(*ucx));
     ucx->owner = owner;
     ucx->multi_threaded = params->multi_threaded;
-    opal_common_ucx_mca_register();
     if (OMPI_SUCCESS != mca_common_ompix_ucx_create_context(ucx, params)) {
         mca_common_ompix_help_init();
         opal_show_help("help-common-ompix.txt", "ucx context", true, owner,
@@ -147,7 +151,6 @@ fail_context:
 fail:
     ucx->context = NULL;
     ucx->worker = NULL;
-    opal_common_ucx_mca_deregister();
     return OMPI_ERR_NOT_AVAILABLE;
 }
 
@@ -174,7 +177,6 @@ void mca_common_ompix_ucx_close(mca_common_ompix_ucx_t *ucx)
     ucp_cleanup(ucx->context);
     ucx->worker = NULL;
     ucx->context = NULL;
-    opal_common_ucx_mca_deregister();
 }
 
 /* ---------------------------------------------------------------------- */
