@@ -20,23 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ompix_bench.h"
+
 #define REPS 15
 #define NOPS 1024
 
 static int rank;
 static long handled;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void count_cb(MPI_Status *st, void *data)
 {
@@ -89,7 +79,8 @@ static void pingpong(void)
         }
     }
     if (0 == rank) {
-        printf("RESULT pingpong_8B us %.4f %.4f\n", median(t[0], REPS), median(t[1], REPS));
+        printf("RESULT pingpong_8B us %.4f %.4f\n", ompix_bench_median(t[0], REPS),
+               ompix_bench_median(t[1], REPS));
     }
     MPI_Request_free(&cr);
 }
@@ -143,7 +134,8 @@ static void rate(void)
         }
     }
     if (1 == rank) {
-        printf("RESULT completion_rate ops/s %.0f %.0f\n", median(t[0], REPS), median(t[1], REPS));
+        printf("RESULT completion_rate ops/s %.0f %.0f\n", ompix_bench_median(t[0], REPS),
+               ompix_bench_median(t[1], REPS));
     }
     MPI_Request_free(&cr);
 }

@@ -23,21 +23,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "ompix_bench.h"
+
 #define REPS 15
 
 static int rank;
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v)
-{
-    qsort(v, REPS, sizeof(*v), cmp);
-    return v[REPS / 2];
-}
 
 typedef enum { ALLREDUCE, BCAST, BARRIER } kind_t;
 
@@ -90,7 +80,8 @@ static void latency(const char *metric, kind_t kind, int n, int iters)
         }
     }
     if (0 == rank) {
-        printf("RESULT %s us %.4f %.4f\n", metric, median(t[0]), median(t[1]));
+        printf("RESULT %s us %.4f %.4f\n", metric, ompix_bench_median(t[0], REPS),
+               ompix_bench_median(t[1], REPS));
     }
     MPI_Request_free(&req);
     free(sbuf);

@@ -76,6 +76,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "ompix_bench.h"
+
 #define REPS 15
 #define MIN_REPS 5
 #define PASSIVE_REPS 5
@@ -135,25 +137,6 @@ static unsigned char put_pat(long j)
 static unsigned char get_pat(int r, long w, long j)
 {
     return (unsigned char) (j * 13 + w * 29 + r * 101 + 1);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* Local access to our own window memory inside a lock epoch on ourselves,
@@ -495,13 +478,13 @@ static void run(const metric_t *m)
         printf("NOTE %s median of %d repetitions (of %d): its %.1f s budget was spent\n", m->name,
                reps, REPS, METRIC_SECONDS);
     }
-    report(m->name, m->unit, median(v, reps), NULL);
+    report(m->name, m->unit, ompix_bench_median(v, reps), NULL);
 }
 
 static void spin_until(double end)
 {
     volatile double x = 1.0;
-    while (now() < end) {
+    while (ompix_bench_now() < end) {
         for (int k = 0; k < 1000; ++k) {
             x = x * 1.0000001 + 1e-9;
         }
@@ -530,18 +513,18 @@ static void passive(void)
         double mine[2], theirs[2];   /* rank 0: computation; rank 1: lock..unlock */
         MPI_Barrier(MPI_COMM_WORLD);
         if (0 == rank) {
-            mine[0] = now();
+            mine[0] = ompix_bench_now();
             spin_until(mine[0] + PASSIVE_COMPUTE);
-            mine[1] = now();
+            mine[1] = ompix_bench_now();
         } else {
             struct timespec d = { 0, (long) (PASSIVE_DELAY * 1e9) };
             nanosleep(&d, NULL);
             ++seq;
-            mine[0] = now();
+            mine[0] = ompix_bench_now();
             MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
             MPI_Put(&seq, 1, MPI_INT64_T, 0, OFF_PUT, 1, MPI_INT64_T, win);
             MPI_Win_unlock(0, win);
-            mine[1] = now();
+            mine[1] = ompix_bench_now();
         }
         MPI_Sendrecv(mine, 2, MPI_DOUBLE, peer, 0, theirs, 2, MPI_DOUBLE, peer, 0,
                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -561,7 +544,7 @@ static void passive(void)
         printf("NOTE passive_lock_ms %d of %d repetitions redone: the lock began before the target "
                "was computing (loaded machine)\n", tries - reps, tries);
     }
-    report("passive_lock_ms", "ms", reps ? median(ms, reps) : 0,
+    report("passive_lock_ms", "ms", reps ? ompix_bench_median(ms, reps) : 0,
            reps ? NULL : "no repetition where the target was computing when the lock began");
 }
 
