@@ -36,14 +36,11 @@ int MPIX_Continue(MPI_Request *op_request, MPIX_Continue_cb_function *cb,
             rc = MPI_ERR_REQUEST;
             why = "op_request is NULL";
         }
-        if (MPI_SUCCESS == rc) {
-            rc = ompix_cont_check_op_args(1, op_request, cont_req, &why);
-        }
         if (MPI_SUCCESS != rc) {
             return ompix_cont_error(rc, FUNC_NAME, why);
         }
     }
-    rc = ompix_cont_check_ops_state(1, op_request, flags, &why);
+    rc = ompix_cont_check_ops(1, op_request, cont_req, flags, MPI_PARAM_CHECK, &why);
     if (MPI_SUCCESS != rc) {
         return ompix_cont_error(rc, FUNC_NAME, why);
     }

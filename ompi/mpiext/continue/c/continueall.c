@@ -41,14 +41,12 @@ int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
             rc = MPI_ERR_REQUEST;
             why = "array_of_op_requests is NULL";
         }
-        if (MPI_SUCCESS == rc) {
-            rc = ompix_cont_check_op_args(count, array_of_op_requests, cont_req, &why);
-        }
         if (MPI_SUCCESS != rc) {
             return ompix_cont_error(rc, FUNC_NAME, why);
         }
     }
-    rc = ompix_cont_check_ops_state(count, array_of_op_requests, flags, &why);
+    rc = ompix_cont_check_ops(count, array_of_op_requests, cont_req, flags, MPI_PARAM_CHECK,
+                              &why);
     if (MPI_SUCCESS != rc) {
         return ompix_cont_error(rc, FUNC_NAME, why);
     }

@@ -34,35 +34,6 @@ int ompix_cont_error(int rc, const char *func_name, const char *why)
     return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, rc, msg);
 }
 
-/* State rule: the process-wide state and the request engine exist only
- * between MPI_Init and MPI_Finalize. */
-int ompix_cont_check_mpi_state(const char **why)
-{
-    if (OMPI_MPI_STATE_INIT_COMPLETED != ompi_mpi_state) {
-        *why = "MPI is not initialized";
-        return MPI_ERR_OTHER;
-    }
-    return MPI_SUCCESS;
-}
-
-int ompix_cont_check_args(MPIX_Continue_cb_function *cb, int flags,
-                          MPI_Request cont_req, const char **why)
-{
-    if (NULL == cb) {
-        *why = "the callback is NULL";
-        return MPI_ERR_ARG;
-    }
-    if (0 != (flags & ~(MPIX_CONT_IMMEDIATE | MPIX_CONT_PERSISTENT))) {
-        *why = "unknown bits in flags (allowed: MPIX_CONT_IMMEDIATE, MPIX_CONT_PERSISTENT)";
-        return MPI_ERR_ARG;
-    }
-    if (NULL == cont_req || MPI_REQUEST_NULL == cont_req || !ompix_cont_is_request(cont_req)) {
-        *why = "cont_req is not a continuation request (create one with MPIX_Continue_init)";
-        return MPI_ERR_REQUEST;
-    }
-    return MPI_SUCCESS;
-}
-
 static int ompix_cont_cmp_req(const void *a, const void *b)
 {
     uintptr_t x = (uintptr_t) *(MPI_Request const *) a;
@@ -110,31 +81,27 @@ static int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char
     return MPI_SUCCESS;
 }
 
-int ompix_cont_check_op_args(int count, MPI_Request reqs[], MPI_Request cont_req,
-                             const char **why)
+/* One pass over the operation requests: their parameter checks when
+ * `params` (MPI_PARAM_CHECK), their state rules always. */
+int ompix_cont_check_ops(int count, MPI_Request reqs[], MPI_Request cont_req, int flags,
+                         bool params, const char **why)
 {
+    bool persistent = 0 != (flags & MPIX_CONT_PERSISTENT);
+    int rc;
+
     for (int i = 0; i < count; ++i) {
-        if (NULL == reqs[i]) {
+        if (params && NULL == reqs[i]) {
             *why = "an operation request is not a valid handle";
             return MPI_ERR_REQUEST;
         }
-        if (cont_req == reqs[i]) {
+        if (params && cont_req == reqs[i]) {
             *why = "the continuation request cannot be one of its own operations";
             return MPI_ERR_REQUEST;
         }
-    }
-    return ompix_cont_check_duplicates(count, reqs, why);
-}
-
-int ompix_cont_check_ops_state(int count, MPI_Request reqs[], int flags, const char **why)
-{
-    bool persistent = 0 != (flags & MPIX_CONT_PERSISTENT);
-
-    for (int i = 0; i < count; ++i) {
-        int rc = ompix_cont_op_check_state(reqs[i], persistent, why);
+        rc = ompix_cont_op_check_state(reqs[i], persistent, why);
         if (MPI_SUCCESS != rc) {
             return rc;
         }
     }
-    return MPI_SUCCESS;
+    return params && count > 1 ? ompix_cont_check_duplicates(count, reqs, why) : MPI_SUCCESS;
 }

@@ -19,6 +19,7 @@
 #include "opal/threads/mutex.h"
 #include "ompi/info/info.h"
 #include "ompi/request/request.h"
+#include "ompi/runtime/mpiruntime.h"
 
 #include "mpiext_continue_c.h"
 
@@ -142,13 +143,37 @@ void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed);
 /* mpiext_continue_check.c: argument checks of the MPIX_ entry points.
  * Each returns an MPI error class and sets *why; the entry point reports
  * it with ompix_cont_error(rc, FUNC_NAME, why).  Parameter checks: */
-int ompix_cont_check_args(MPIX_Continue_cb_function *cb, int flags,
-                          MPI_Request cont_req, const char **why);
-int ompix_cont_check_op_args(int count, MPI_Request reqs[], MPI_Request cont_req,
-                             const char **why);
-/* State rules, checked even when MPI_PARAM_CHECK is off: */
-int ompix_cont_check_mpi_state(const char **why);
-int ompix_cont_check_ops_state(int count, MPI_Request reqs[], int flags, const char **why);
+static inline int ompix_cont_check_args(MPIX_Continue_cb_function *cb, int flags,
+                                        MPI_Request cont_req, const char **why)
+{
+    if (NULL == cb) {
+        *why = "the callback is NULL";
+        return MPI_ERR_ARG;
+    }
+    if (0 != (flags & ~(MPIX_CONT_IMMEDIATE | MPIX_CONT_PERSISTENT))) {
+        *why = "unknown bits in flags (allowed: MPIX_CONT_IMMEDIATE, MPIX_CONT_PERSISTENT)";
+        return MPI_ERR_ARG;
+    }
+    if (NULL == cont_req || MPI_REQUEST_NULL == cont_req || !ompix_cont_is_request(cont_req)) {
+        *why = "cont_req is not a continuation request (create one with MPIX_Continue_init)";
+        return MPI_ERR_REQUEST;
+    }
+    return MPI_SUCCESS;
+}
+/* State rules, checked even when MPI_PARAM_CHECK is off.  The process-wide
+ * state and the request engine exist only between MPI_Init and
+ * MPI_Finalize: */
+static inline int ompix_cont_check_mpi_state(const char **why)
+{
+    if (OPAL_UNLIKELY(OMPI_MPI_STATE_INIT_COMPLETED != ompi_mpi_state)) {
+        *why = "MPI is not initialized";
+        return MPI_ERR_OTHER;
+    }
+    return MPI_SUCCESS;
+}
+/* Both, in one pass over the operation requests (parameters if `params`): */
+int ompix_cont_check_ops(int count, MPI_Request reqs[], MPI_Request cont_req, int flags,
+                         bool params, const char **why);
 int ompix_cont_error(int rc, const char *func_name, const char *why);
 
 /* mpiext_continue_attach.c */
