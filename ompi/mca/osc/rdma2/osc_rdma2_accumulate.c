@@ -488,38 +488,220 @@ static int mca_osc_rdma2_acc_common(const void *origin, int ocount, ompi_datatyp
     return ret;
 }
 
-/* One element of a predefined type to a mapped target in element mode:
- * straight to the CPU atomic.  Returns false to take the general path. */
-static bool mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target,
-                                       struct ompi_datatype_t *dt, ptrdiff_t disp, ompi_op_t *op,
-                                       const void *origin, void *result, int *ret)
+/* Compare-and-swap of the bytes of one element inside its aligned word
+ * (bytes compared, not values), over the path's word operations like
+ * mca_osc_rdma2_elem_update. */
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_cas_word(const mca_osc_rdma2_acc_t *acc, uint64_t ra, const void *origin,
+                       const void *compare, void *result, mca_osc_rdma2_load_fn_t load,
+                       mca_osc_rdma2_cswap_fn_t cswap)
+{
+    size_t wsize = acc->esize < 4 ? 4 : acc->esize, off;
+    uint64_t wa = ra & ~(uint64_t) (wsize - 1), cur = 0, nv, found;
+    int ret;
+
+    off = ra - wa;
+    ret = load(acc->peer, acc->mem, &cur, wsize, wa);
+    while (OMPI_SUCCESS == ret && 0 == memcmp((char *) &cur + off, compare, acc->esize)) {
+        nv = cur;
+        memcpy((char *) &nv + off, origin, acc->esize);
+        ret = cswap(acc->peer, acc->mem, cur, nv, &found, wsize, wa);
+        if (found == cur) break;
+        cur = found;
+    }
+    memcpy(result, (char *) &cur + off, acc->esize);
+    return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Fast paths: one element of a predefined type to a mapped target          */
+
+/* What the fast paths need to know of a predefined datatype, worked out on
+ * its first use (ompi_datatype_basicDatatypes is not all of them: Fortran
+ * and pair types come and go with the build) and then one load per
+ * operation instead of a dozen tests: the element size when one atomic on
+ * its aligned word can update it (0: lock path), whether it is an integer
+ * type (native add/and/or/xor) and whether Compare_and_swap takes it. */
+#define MCA_OSC_RDMA2_ELEM_SIZE  0x0f
+#define MCA_OSC_RDMA2_ELEM_INT   0x10
+#define MCA_OSC_RDMA2_ELEM_CAS   0x20
+#define MCA_OSC_RDMA2_ELEM_KNOWN 0x80
+
+static uint8_t mca_osc_rdma2_elem_classes[OMPI_DATATYPE_MAX_PREDEFINED];
+
+static uint8_t mca_osc_rdma2_elem_classify(ompi_datatype_t *dt)
+{
+    uint8_t c = MCA_OSC_RDMA2_ELEM_KNOWN;
+    size_t size;
+    ptrdiff_t lb, extent;
+
+    ompi_datatype_type_size(dt, &size);
+    ompi_datatype_get_extent(dt, &lb, &extent);
+    if (!mca_osc_rdma2_is_pair(dt) && (size_t) extent == size &&
+        (1 == size || 2 == size || 4 == size || 8 == size)) {
+        c |= (uint8_t) size;
+    }
+    if (mca_osc_rdma2_int_type(dt)) c |= MCA_OSC_RDMA2_ELEM_INT;
+    if (mca_osc_rdma2_cas_type_valid(dt)) c |= MCA_OSC_RDMA2_ELEM_CAS;
+    return c;
+}
+
+static inline uint8_t mca_osc_rdma2_elem_class(ompi_datatype_t *dt)
+{
+    uint8_t c;
+
+    if (OPAL_UNLIKELY(!ompi_datatype_is_predefined(dt) || dt->id >= OMPI_DATATYPE_MAX_PREDEFINED)) {
+        return MCA_OSC_RDMA2_ELEM_KNOWN;
+    }
+    c = mca_osc_rdma2_elem_classes[dt->id];
+    if (OPAL_UNLIKELY(0 == c)) {
+        /* Racing threads store the same byte. */
+        c = mca_osc_rdma2_elem_classes[dt->id] = mca_osc_rdma2_elem_classify(dt);
+    }
+    return c;
+}
+
+/* The mapped address of one aligned element of `size` bytes at `disp` of
+ * an element-mode target covered by the epoch, or NULL for the general
+ * path (which then also reports any error). */
+static inline char *mca_osc_rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
+                                              ptrdiff_t disp, size_t size,
+                                              mca_osc_rdma2_peer_t **peerp)
 {
     mca_osc_rdma2_peer_t *peer = module->peers[target];
-    mca_osc_rdma2_acc_t acc;
-    size_t s = dt->super.size;
     int64_t off;
 
-    if (MCA_OSC_RDMA2_ACC_ELEMENT != module->acc_mode || NULL == peer || NULL == peer->win.ptr ||
-        mca_osc_rdma2_peer_mixed(peer) ||
-        !ompi_datatype_is_predefined(dt) || (1 != s && 2 != s && 4 != s && 8 != s) ||
-        mca_osc_rdma2_is_pair(dt) || !mca_osc_rdma2_op_valid(op, dt) ||
-        OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
-        return false;
+    if (0 == size || MCA_OSC_RDMA2_ACC_ELEMENT != module->acc_mode || NULL == peer ||
+        NULL == peer->win.ptr || !mca_osc_rdma2_sync_covers(&module->sync, target) ||
+        mca_osc_rdma2_peer_mixed(peer)) {
+        return NULL;
     }
     off = (int64_t) disp * peer->disp_unit;
-    if (off < 0 || (uint64_t) off + s > peer->win.size || 0 != (peer->win.base + off) % s) {
-        return false;
+    if (off < 0 || (uint64_t) off + size > peer->win.size ||
+        0 != ((peer->win.base + off) & (size - 1))) {
+        return NULL;
     }
+    *peerp = peer;
+    return peer->win.ptr + off;
+}
+
+/* A native CPU atomic for (op, element class) on the whole word, if any. */
+static inline bool mca_osc_rdma2_fast_native(ompi_op_t *op, uint8_t c,
+                                             mca_common_ompix_atomic_op_t *aop)
+{
+    if (mca_osc_rdma2_is_replace(op)) { *aop = MCA_COMMON_OMPIX_ATOMIC_SWAP; return true; }
+    if (!(c & MCA_OSC_RDMA2_ELEM_INT)) return false;
+    switch (op->op_type) {
+    case OMPI_OP_SUM:  *aop = MCA_COMMON_OMPIX_ATOMIC_ADD; return true;
+    case OMPI_OP_BAND: *aop = MCA_COMMON_OMPIX_ATOMIC_AND; return true;
+    case OMPI_OP_BOR:  *aop = MCA_COMMON_OMPIX_ATOMIC_OR;  return true;
+    case OMPI_OP_BXOR: *aop = MCA_COMMON_OMPIX_ATOMIC_XOR; return true;
+    default: return false;
+    }
+}
+
+/* One element the fast path could not do with one native atomic: the
+ * element algorithm over the mapped word operations (kept out of line so
+ * the native case needs no stack frame). */
+static __opal_attribute_noinline__ bool
+mca_osc_rdma2_fast_element_word(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
+                                char *w, struct ompi_datatype_t *dt, size_t s, ompi_op_t *op,
+                                const void *origin, void *result, int *ret)
+{
+    mca_osc_rdma2_acc_t acc;
+
+    if (!mca_osc_rdma2_op_valid(op, dt)) return false;
     acc.module = module;
     acc.peer = peer;
     acc.mem = &peer->win;
     acc.prim = dt;
     acc.esize = s;
     acc.op = op;
-    *ret = mca_osc_rdma2_elem_update(&acc, peer->win.base + off,
+    *ret = mca_osc_rdma2_elem_update(&acc, peer->win.base + (uint64_t) (w - peer->win.ptr),
                                      mca_osc_rdma2_is_no_op(op) ? NULL : origin, result,
                                      mca_osc_rdma2_mapped_fetch_op, mca_osc_rdma2_mapped_load,
                                      mca_osc_rdma2_mapped_cswap);
+    return true;
+}
+
+/* One element in element mode to a mapped target: straight to the CPU
+ * atomic (8- and 4-byte elements with a native op: one instruction),
+ * else the element algorithm.  Returns false to take the general path. */
+static inline __opal_attribute_always_inline__ bool
+mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target, struct ompi_datatype_t *dt,
+                           ptrdiff_t disp, ompi_op_t *op, const void *origin, void *result,
+                           int *ret)
+{
+    uint8_t c = mca_osc_rdma2_elem_class(dt);
+    size_t s = c & MCA_OSC_RDMA2_ELEM_SIZE;
+    mca_common_ompix_atomic_op_t aop;
+    mca_osc_rdma2_peer_t *peer;
+    char *w;
+
+    if (!ompi_op_is_intrinsic(op)) return false;
+    w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
+    if (NULL == w) return false;
+    if (OPAL_LIKELY(s >= 4 && mca_osc_rdma2_fast_native(op, c, &aop))) {
+        if (8 == s) {
+            uint64_t v, old;
+            memcpy(&v, origin, 8);
+            old = mca_common_ompix_atomic_fetch_op_64((volatile uint64_t *) w, aop, v);
+            if (NULL != result) memcpy(result, &old, 8);
+        } else {
+            uint32_t v, old;
+            memcpy(&v, origin, 4);
+            old = mca_common_ompix_atomic_fetch_op_32((volatile uint32_t *) w, aop, v);
+            if (NULL != result) memcpy(result, &old, 4);
+        }
+        *ret = OMPI_SUCCESS;
+        return true;
+    }
+    return mca_osc_rdma2_fast_element_word(module, peer, w, dt, s, op, origin, result, ret);
+}
+
+/* Compare_and_swap of one element to a mapped target in element mode: a
+ * whole-word element is one CPU compare-and-swap (bytes equal is words
+ * equal); smaller ones go through the word algorithm. */
+static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int target,
+                                          struct ompi_datatype_t *dt, ptrdiff_t disp,
+                                          const void *origin, const void *compare, void *result,
+                                          int *ret)
+{
+    uint8_t c = mca_osc_rdma2_elem_class(dt);
+    size_t s = c & MCA_OSC_RDMA2_ELEM_SIZE;
+    mca_osc_rdma2_peer_t *peer;
+    mca_osc_rdma2_acc_t acc;
+    char *w;
+
+    if (!(c & MCA_OSC_RDMA2_ELEM_CAS)) return false;
+    w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
+    if (NULL == w) return false;
+    *ret = OMPI_SUCCESS;
+    if (8 == s) {
+        uint64_t cur, nv;
+        memcpy(&cur, compare, 8);
+        memcpy(&nv, origin, 8);
+        (void) mca_common_ompix_atomic_cswap_64((volatile uint64_t *) w, &cur, nv);
+        memcpy(result, &cur, 8);
+        return true;
+    }
+    if (4 == s) {
+        uint32_t cur, nv;
+        memcpy(&cur, compare, 4);
+        memcpy(&nv, origin, 4);
+        (void) mca_common_ompix_atomic_cswap_32((volatile uint32_t *) w, &cur, nv);
+        memcpy(result, &cur, 4);
+        return true;
+    }
+    acc.module = module;
+    acc.peer = peer;
+    acc.mem = &peer->win;
+    acc.prim = dt;
+    acc.esize = s;
+    acc.op = &ompi_mpi_op_replace.op;
+    *ret = mca_osc_rdma2_cas_word(&acc, peer->win.base + (uint64_t) (w - peer->win.ptr), origin,
+                                  compare, result, mca_osc_rdma2_mapped_load,
+                                  mca_osc_rdma2_mapped_cswap);
     return true;
 }
 
@@ -569,31 +751,6 @@ int mca_osc_rdma2_fetch_and_op(const void *origin_addr, void *result_addr,
 /* ---------------------------------------------------------------------- */
 /* Compare_and_swap                                                        */
 
-/* Compare-and-swap of the bytes of one element inside its aligned word
- * (bytes compared, not values), over the path's word operations like
- * mca_osc_rdma2_elem_update. */
-static inline __opal_attribute_always_inline__ int
-mca_osc_rdma2_cas_word(const mca_osc_rdma2_acc_t *acc, uint64_t ra, const void *origin,
-                       const void *compare, void *result, mca_osc_rdma2_load_fn_t load,
-                       mca_osc_rdma2_cswap_fn_t cswap)
-{
-    size_t wsize = acc->esize < 4 ? 4 : acc->esize, off;
-    uint64_t wa = ra & ~(uint64_t) (wsize - 1), cur = 0, nv, found;
-    int ret;
-
-    off = ra - wa;
-    ret = load(acc->peer, acc->mem, &cur, wsize, wa);
-    while (OMPI_SUCCESS == ret && 0 == memcmp((char *) &cur + off, compare, acc->esize)) {
-        nv = cur;
-        memcpy((char *) &nv + off, origin, acc->esize);
-        ret = cswap(acc->peer, acc->mem, cur, nv, &found, wsize, wa);
-        if (found == cur) break;
-        cur = found;
-    }
-    memcpy(result, (char *) &cur + off, acc->esize);
-    return ret;
-}
-
 static int mca_osc_rdma2_cas_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
                                     const void *origin, const void *compare, void *result)
 {
@@ -620,29 +777,16 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
 {
     mca_osc_rdma2_acc_t acc = { .module = MCA_OSC_RDMA2_MODULE(win),
                                 .op = &ompi_mpi_op_replace.op };
-    mca_osc_rdma2_peer_t *peer = acc.module->peers[target];
     const mca_osc_rdma2_win_path_t *path;
     uint64_t raddr;
-    int64_t off = (int64_t) target_disp * (NULL != peer ? peer->disp_unit : 0);
     int ret;
 
+    if (mca_osc_rdma2_fast_cas(acc.module, target, dt, target_disp, origin_addr, compare_addr,
+                               result_addr, &ret)) {
+        return ret;
+    }
     if (!mca_osc_rdma2_cas_type_valid(dt)) {
         return MPI_ERR_TYPE;
-    }
-    /* Fast path: element mode, mapped target, aligned, in range. */
-    if (MCA_OSC_RDMA2_ACC_ELEMENT == acc.module->acc_mode && NULL != peer &&
-        NULL != peer->win.ptr && ompi_datatype_is_predefined(dt) &&
-        mca_osc_rdma2_element_type(acc.module, peer, dt) && off >= 0 &&
-        (uint64_t) off + dt->super.size <= peer->win.size &&
-        0 == (peer->win.base + off) % dt->super.size &&
-        OMPI_SUCCESS == mca_osc_rdma2_check_access(acc.module, target)) {
-        acc.peer = peer;
-        acc.mem = &peer->win;
-        acc.prim = dt;
-        acc.esize = dt->super.size;
-        return mca_osc_rdma2_cas_word(&acc, peer->win.base + off, origin_addr, compare_addr,
-                                      result_addr, mca_osc_rdma2_mapped_load,
-                                      mca_osc_rdma2_mapped_cswap);
     }
     ret = mca_osc_rdma2_prepare(acc.module, target, 1, dt, target_disp, 1, dt, &acc.peer,
                                 &acc.mem, &raddr);

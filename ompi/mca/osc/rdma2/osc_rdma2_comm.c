@@ -210,7 +210,7 @@ static char *mca_osc_rdma2_fast_target(mca_osc_rdma2_module_t *module, int targe
 
     if (NULL == peer || NULL == peer->win.ptr || dt != tdt || count != tcount || count <= 0 ||
         MPI_WIN_FLAVOR_DYNAMIC == module->flavor || !ompi_datatype_is_predefined(dt) ||
-        OMPI_SUCCESS != mca_osc_rdma2_check_access(module, target)) {
+        !mca_osc_rdma2_sync_covers(&module->sync, target)) {
         return NULL;
     }
     *len = dt->super.size * (size_t) count;

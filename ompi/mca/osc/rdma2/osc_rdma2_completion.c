@@ -14,16 +14,6 @@
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_path_ucx.h"
 
-/* The pending flags say whether *some* operation awaits a flush; with
- * several threads, another thread's flush may clear a flag before an
- * operation of ours issued after that flush began is complete (and we may
- * free its buffer).  So under MPI_THREAD_MULTIPLE every completion
- * flushes UCX, and the fence shortcut below is not taken. */
-static bool mca_osc_rdma2_flags_trusted(void)
-{
-    return !mca_osc_rdma2_component.enable_mpi_threads;
-}
-
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer)
 {
     mca_osc_rdma2_sync_target_t *t = peer->sync;

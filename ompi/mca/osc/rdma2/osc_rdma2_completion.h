@@ -22,8 +22,29 @@ static inline void mca_osc_rdma2_completion_issued(mca_osc_rdma2_peer_t *peer)
     peer->module->sync.ucx_pending = true;
 }
 
+/* The pending flags say whether *some* operation awaits a flush; with
+ * several threads, another thread's flush may clear a flag before an
+ * operation of ours issued after that flush began is complete (and we may
+ * free its buffer).  So under MPI_THREAD_MULTIPLE every completion
+ * flushes UCX, and the fence shortcut below is not taken. */
+static inline bool mca_osc_rdma2_flags_trusted(void)
+{
+    return !mca_osc_rdma2_component.enable_mpi_threads;
+}
+
 /* Completes our operations to one peer / to every peer of the window. */
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer);
+/* The same, with the common case (nothing of ours pending through UCX)
+ * inline for flush: a compiler barrier and two loads. */
+static inline int mca_osc_rdma2_complete_peer_inline(mca_osc_rdma2_peer_t *peer)
+{
+    if (OPAL_LIKELY(!peer->sync->ucx_pending &&
+                    (mca_osc_rdma2_flags_trusted() || NULL == peer->ep))) {
+        opal_atomic_wmb();
+        return OMPI_SUCCESS;
+    }
+    return mca_osc_rdma2_complete_peer(peer);
+}
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module);
 /* Before a release of one of the peer's state words, when that release is
  * a UCX atomic (release_via_ucx): fences instead of flushing and makes the

@@ -23,13 +23,14 @@
 
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_passive.h"
+#include "osc_rdma2_path_mapped.h"
 
 #define MCA_OSC_RDMA2_WORD(field) offsetof(mca_osc_rdma2_state_t, field)
 #define MCA_OSC_RDMA2_ACC_LOCK_WORD offsetof(mca_osc_rdma2_pstate_t, acc_lock)
 
 /* Waiting for someone else: progress everything (our worker included, so
  * emulated operations others direct at us still complete). */
-static void mca_osc_rdma2_backoff(int *spins)
+static __opal_attribute_noinline__ void mca_osc_rdma2_backoff(int *spins)
 {
     int i, n = *spins < 64 ? ++*spins : 64;
     for (i = 0; i < n; ++i) {
@@ -70,8 +71,8 @@ static int mca_osc_rdma2_global_release(mca_osc_rdma2_module_t *module, uint64_t
         : ret;
 }
 
-static int mca_osc_rdma2_lock_exclusive(mca_osc_rdma2_module_t *module,
-                                        mca_osc_rdma2_peer_t *peer)
+static __opal_attribute_noinline__ int
+mca_osc_rdma2_lock_exclusive(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer)
 {
     uint64_t old;
     int ret, spins = 0;
@@ -88,13 +89,26 @@ static int mca_osc_rdma2_lock_exclusive(mca_osc_rdma2_module_t *module,
     return ret;
 }
 
+/* A fetch-add on one of the peer's lock words: inline when they are
+ * mapped (the indirect call would cost about what the CPU atomic does). */
+static inline int mca_osc_rdma2_lock_word_fadd(mca_osc_rdma2_peer_t *peer, size_t off,
+                                               uint64_t value, uint64_t *old)
+{
+    if (OPAL_LIKELY(NULL != peer->state.ptr)) {
+        *old = mca_common_ompix_atomic_fetch_add_64(mca_osc_rdma2_mapped_word(&peer->state, off),
+                                                    value);
+        return OMPI_SUCCESS;
+    }
+    return peer->state.path->fadd(peer, &peer->state, off, value, old);
+}
+
 static int mca_osc_rdma2_lock_shared(mca_osc_rdma2_peer_t *peer)
 {
     uint64_t old;
     int ret, spins = 0;
 
     for (;;) {
-        ret = peer->state.path->fadd(peer, &peer->state, MCA_OSC_RDMA2_WORD(lock), 1, &old);
+        ret = mca_osc_rdma2_lock_word_fadd(peer, MCA_OSC_RDMA2_WORD(lock), 1, &old);
         if (OMPI_SUCCESS != ret || 0 == (old & MCA_OSC_RDMA2_LOCK_EXCL)) {
             return ret;
         }
@@ -170,6 +184,18 @@ int mca_osc_rdma2_unlock(int target, struct ompi_win_t *win)
         return OMPI_ERR_RMA_SYNC;
     }
     access = sync->target[target].access;
+    if (OPAL_LIKELY(MCA_OSC_RDMA2_ACCESS_SHARED == access && NULL != peer->state.ptr &&
+                    !peer->sync->release_waits)) {
+        /* Mapped lock word: complete, then one release add, inline. */
+        ret = mca_osc_rdma2_complete_peer_inline(peer);
+        sync->target[target].access = MCA_OSC_RDMA2_ACCESS_NONE;
+        OPAL_THREAD_ADD_FETCH32(&sync->num_locks, -1);
+        if (OMPI_SUCCESS == ret) {
+            mca_common_ompix_atomic_add_rel_64(
+                mca_osc_rdma2_mapped_word(&peer->state, MCA_OSC_RDMA2_WORD(lock)), (uint64_t) -1);
+        }
+        return ret;
+    }
     ret = mca_osc_rdma2_complete_before_release(peer, MCA_OSC_RDMA2_ACCESS_NOCHECK != access &&
                                                           peer->state.path->ucx);
     sync->target[target].access = MCA_OSC_RDMA2_ACCESS_NONE;
@@ -257,7 +283,8 @@ int mca_osc_rdma2_flush(int target, struct ompi_win_t *win)
         return OMPI_ERR_RMA_SYNC;
     }
     ret = mca_osc_rdma2_peer(module, target, &peer);
-    return OMPI_SUCCESS == ret ? mca_osc_rdma2_complete_peer(peer) : ret;
+    if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) return ret;
+    return mca_osc_rdma2_complete_peer_inline(peer);
 }
 
 int mca_osc_rdma2_flush_all(struct ompi_win_t *win)

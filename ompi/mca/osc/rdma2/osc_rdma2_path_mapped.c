@@ -48,12 +48,6 @@ const mca_osc_rdma2_win_path_t mca_osc_rdma2_win_path_mapped = {
 /* ---------------------------------------------------------------------- */
 /* State words                                                             */
 
-static inline volatile uint64_t *mca_osc_rdma2_mapped_word(const mca_osc_rdma2_state_mem_t *mem,
-                                                           size_t off)
-{
-    return (volatile uint64_t *) (mem->ptr + off);
-}
-
 static int mca_osc_rdma2_mapped_state_fadd(struct mca_osc_rdma2_peer_t *peer,
                                            const mca_osc_rdma2_state_mem_t *mem, size_t off,
                                            uint64_t value, uint64_t *old)

@@ -15,10 +15,19 @@
 BEGIN_C_DECLS
 
 /* Only a self target can overlap the origin buffer; memcpy is faster
- * than memmove's direction check for everything else. */
+ * than memmove's direction check for everything else.  A word goes
+ * through a register (overlap-safe, and no call into libc). */
 static inline void mca_osc_rdma2_mapped_copy(void *dst, const void *src, size_t len)
 {
-    if ((const char *) src + len <= (char *) dst || (char *) dst + len <= (const char *) src) {
+    if (8 == len) {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        memcpy(dst, &v, 8);
+    } else if (4 == len) {
+        uint32_t v;
+        memcpy(&v, src, 4);
+        memcpy(dst, &v, 4);
+    } else if ((const char *) src + len <= (char *) dst || (char *) dst + len <= (const char *) src) {
         memcpy(dst, src, len);
     } else {
         memmove(dst, src, len);
@@ -29,6 +38,13 @@ static inline char *mca_osc_rdma2_mapped_addr(const mca_osc_rdma2_win_mem_t *mem
                                               uint64_t raddr)
 {
     return mem->ptr + (raddr - mem->base);
+}
+
+/* A mapped state word (lock words, counters). */
+static inline volatile uint64_t *mca_osc_rdma2_mapped_word(const mca_osc_rdma2_state_mem_t *mem,
+                                                           size_t off)
+{
+    return (volatile uint64_t *) (mem->ptr + off);
 }
 
 static inline __opal_attribute_always_inline__ int
