@@ -4,22 +4,22 @@
  * Dynamic windows: MPI_Win_attach/detach and the origin-side region cache.
  *
  * Each rank's attached regions live in a table block it allocates with
- * UCX (so same-node peers map it): entries (base, length, key slot,
- * serial) sorted by base, then one key slot per entry holding the
- * region's packed key.  When the block is full (or a key does not fit a
- * slot) the owner copies it into one twice as large and publishes that
- * block's address and key in the descriptor in its state block; earlier
- * blocks stay allocated until the window is freed, so an origin still
- * reading one reads valid (if stale) memory and finds out by `gen`.
- * Every change happens between two increments of the sequence counter
- * `gen` in the descriptor (odd while the owner edits).  An origin keeps a
- * copy of each target's entries, tagged with the generation it was read
- * at.  Every operation reads the target's `gen` (a load when the state
- * block is mapped, one 8-byte atomic otherwise); only when it changed are
- * the descriptor and the used entries read again.  Keys are read and
- * unpacked on first use of each region and kept across re-reads while the
- * region stays.  Attach/detach take no lock: readers retry while `gen` is
- * odd or moved during their read.
+ * UCX (so same-node peers map it): entries (base, length, serial, packed
+ * key) sorted by base.  When the block is full, or a key does not fit
+ * its entries, the owner copies the table into a new block (twice as
+ * many entries, or larger ones) and publishes that block's address and
+ * key in the descriptor in its state block; earlier blocks stay allocated
+ * until the window is freed, so an origin still reading one reads valid
+ * (if stale) memory and finds out by `gen`.  Every change happens between
+ * two increments of the sequence counter `gen` in the descriptor (odd
+ * while the owner edits).  An origin keeps a copy of each target's
+ * entries, tagged with the generation it was read at.  Every operation
+ * reads the target's `gen` (a load when the state block is mapped, one
+ * 8-byte atomic otherwise); only when it changed are the descriptor and
+ * the used entries read again.  Keys are unpacked on first use of each
+ * region and kept across re-reads while the region stays.  Attach/detach
+ * take no lock: readers retry while `gen` is odd or moved during their
+ * read.
  */
 #include "ompi_config.h"
 
@@ -36,49 +36,39 @@
 #include "osc_rdma2_overlap.h"
 #include "osc_rdma2_completion.h"
 
-/* Entries of the first table block: with the key slots of registered
- * memory (a few dozen bytes) it fills about a page. */
+/* Entries of the first table block (a few hundred bytes). */
 #define MCA_OSC_RDMA2_DYN_FIRST 16
-#define MCA_OSC_RDMA2_DYN_LINE 64
-/* A key slot: its length, then the packed key. */
-#define MCA_OSC_RDMA2_SLOT_HEAD sizeof(uint32_t)
-#define MCA_OSC_RDMA2_SLOT_MAX (MCA_OSC_RDMA2_SLOT_HEAD + MCA_OSC_RDMA2_RKEY_MAX)
+#define MCA_OSC_RDMA2_ENTRY_MAX (sizeof(mca_osc_rdma2_region_t) + MCA_OSC_RDMA2_RKEY_MAX)
 
 struct mca_osc_rdma2_dyn_local_t {
     mca_osc_rdma2_regions_t *desc;  /* in our state block */
     char *table;                    /* current table block; NULL before the first attach */
     ucp_mem_h table_memh;
-    size_t capacity;                /* its entries and key slots */
-    size_t slot_size;
-    ucp_mem_h *slot_memh;           /* per key slot: its region's registration, or NULL */
-    uint32_t *free_slot;            /* stack of the unused slots */
-    size_t nfree;
+    size_t capacity;                /* its entries, */
+    size_t entry_size;              /* of this size */
+    ucp_mem_h *memh;                /* per entry, in table order: the region's registration */
     ucp_mem_h *retired;             /* earlier table blocks: origins may still read them */
     size_t nretired;
     uint32_t serial;                /* attaches so far */
 };
 
-static size_t mca_osc_rdma2_slots_off(size_t capacity)
+static inline mca_osc_rdma2_region_t *mca_osc_rdma2_entry(const char *table, size_t entry_size,
+                                                          size_t i)
 {
-    size_t off = capacity * sizeof(mca_osc_rdma2_region_t);
-    return (off + MCA_OSC_RDMA2_DYN_LINE - 1) & ~(size_t) (MCA_OSC_RDMA2_DYN_LINE - 1);
+    return (mca_osc_rdma2_region_t *) (table + i * entry_size);
 }
 
-static size_t mca_osc_rdma2_slot_off(size_t capacity, size_t slot_size, size_t slot)
-{
-    return mca_osc_rdma2_slots_off(capacity) + slot * slot_size;
-}
-
-/* Entries with base < addr (lower) or base <= addr (upper), in a sorted
- * table of n. */
-static inline size_t mca_osc_rdma2_dyn_bound(const mca_osc_rdma2_region_t *r, size_t n,
+/* Entries with base < addr (or base <= addr when upper) in a sorted table
+ * of n. */
+static inline size_t mca_osc_rdma2_dyn_bound(const char *table, size_t entry_size, size_t n,
                                              uint64_t addr, bool upper)
 {
     size_t lo = 0, hi = n;
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (r[mid].base < addr || (upper && r[mid].base == addr)) {
+        uint64_t b = mca_osc_rdma2_entry(table, entry_size, mid)->base;
+        if (b < addr || (upper && b == addr)) {
             lo = mid + 1;
         } else {
             hi = mid;
@@ -112,33 +102,28 @@ int mca_osc_rdma2_dyn_init_local(mca_osc_rdma2_module_t *module, mca_osc_rdma2_r
     return OMPI_SUCCESS;
 }
 
-/* Room for `capacity` slots in the owner's own arrays. */
+/* Room for `capacity` entries in the owner's own arrays. */
 static int mca_osc_rdma2_dyn_local_arrays(mca_osc_rdma2_dyn_local_t *d, size_t capacity)
 {
-    ucp_mem_h *memh = realloc(d->slot_memh, capacity * sizeof(*memh));
-    uint32_t *free_slot;
+    ucp_mem_h *memh = realloc(d->memh, capacity * sizeof(*memh));
     ucp_mem_h *retired;
 
     if (NULL == memh) return OMPI_ERR_OUT_OF_RESOURCE;
-    d->slot_memh = memh;
-    memset(memh + d->capacity, 0, (capacity - d->capacity) * sizeof(*memh));
-    free_slot = realloc(d->free_slot, capacity * sizeof(*free_slot));
-    if (NULL == free_slot) return OMPI_ERR_OUT_OF_RESOURCE;
-    d->free_slot = free_slot;
+    d->memh = memh;
     retired = realloc(d->retired, (d->nretired + 1) * sizeof(*retired));
     if (NULL == retired) return OMPI_ERR_OUT_OF_RESOURCE;
     d->retired = retired;
     return OMPI_SUCCESS;
 }
 
-/* Replaces the table block by one of `capacity` entries and slots of
- * `slot_size` bytes (both at least the current ones), copies the table
- * and the slots, and publishes it. */
+/* Replaces the table block by one of `capacity` entries of `entry_size`
+ * bytes (both at least the current ones), copies the table and publishes
+ * the new block. */
 static int mca_osc_rdma2_dyn_grow(mca_osc_rdma2_dyn_local_t *d, size_t capacity,
-                                  size_t slot_size)
+                                  size_t entry_size)
 {
     mca_osc_rdma2_regions_t *desc = d->desc;
-    size_t bytes = mca_osc_rdma2_slot_off(capacity, slot_size, capacity), i;
+    size_t bytes = capacity * entry_size, n = desc->count, i;
     void *packed = NULL;
     size_t packed_len = 0;
     ucp_mem_h memh;
@@ -157,21 +142,13 @@ static int mca_osc_rdma2_dyn_grow(mca_osc_rdma2_dyn_local_t *d, size_t capacity,
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     memset(block, 0, bytes);
-    if (NULL != d->table) {
-        memcpy(block, d->table, desc->count * sizeof(mca_osc_rdma2_region_t));
-        for (i = 0; i < d->capacity; ++i) {     /* slot numbers stay */
-            memcpy(block + mca_osc_rdma2_slot_off(capacity, slot_size, i),
-                   d->table + mca_osc_rdma2_slot_off(d->capacity, d->slot_size, i),
-                   d->slot_size);
-        }
-    }
-    for (i = capacity; i-- > d->capacity;) {    /* lowest slot on top */
-        d->free_slot[d->nfree++] = (uint32_t) i;
+    for (i = 0; i < n; ++i) {
+        memcpy(block + i * entry_size, d->table + i * d->entry_size, d->entry_size);
     }
     mca_osc_rdma2_seq_begin(desc);
     desc->table = (uint64_t) (uintptr_t) block;
     desc->capacity = capacity;
-    desc->slot_size = (uint32_t) slot_size;
+    desc->entry_size = (uint32_t) entry_size;
     desc->rkey_len = (uint32_t) packed_len;
     memcpy(desc->rkey, packed, packed_len);
     mca_osc_rdma2_seq_end(desc);
@@ -182,20 +159,45 @@ static int mca_osc_rdma2_dyn_grow(mca_osc_rdma2_dyn_local_t *d, size_t capacity,
     d->table = block;
     d->table_memh = memh;
     d->capacity = capacity;
-    d->slot_size = slot_size;
+    d->entry_size = entry_size;
     return OMPI_SUCCESS;
 }
 
-/* Whether [b, b + len) meets a region next to position pos; a region of
- * length 0 counts as one byte, so that its base is unique (detach finds
- * regions by base). */
-static bool mca_osc_rdma2_dyn_overlaps(const mca_osc_rdma2_region_t *r, size_t n, size_t pos,
+/* Room for one more region whose key is packed_len bytes. */
+static int mca_osc_rdma2_dyn_reserve(mca_osc_rdma2_dyn_local_t *d, size_t packed_len)
+{
+    size_t need = (sizeof(mca_osc_rdma2_region_t) + packed_len + 7) & ~(size_t) 7;
+    size_t capacity = d->capacity, entry_size = d->entry_size;
+
+    if (d->desc->count == capacity) {
+        capacity = capacity ? 2 * capacity : MCA_OSC_RDMA2_DYN_FIRST;
+    }
+    if (need > entry_size) {
+        entry_size = need;
+    }
+    if (capacity == d->capacity && entry_size == d->entry_size) {
+        return OMPI_SUCCESS;
+    }
+    return mca_osc_rdma2_dyn_grow(d, capacity, entry_size);
+}
+
+/* Whether [b, b + len) meets one of the regions next to position pos; a
+ * region of length 0 counts as one byte, so that its base is unique
+ * (detach finds regions by base). */
+static bool mca_osc_rdma2_dyn_overlaps(const mca_osc_rdma2_dyn_local_t *d, size_t pos,
                                        uint64_t b, uint64_t len)
 {
-    if (pos > 0 && b - r[pos - 1].base < (r[pos - 1].len ? r[pos - 1].len : 1)) {
-        return true;
+    const mca_osc_rdma2_region_t *r;
+
+    if (pos > 0) {
+        r = mca_osc_rdma2_entry(d->table, d->entry_size, pos - 1);
+        if (b - r->base < (r->len ? r->len : 1)) return true;
     }
-    return pos < n && r[pos].base - b < (len ? len : 1);
+    if (pos < d->desc->count) {
+        r = mca_osc_rdma2_entry(d->table, d->entry_size, pos);
+        if (r->base - b < (len ? len : 1)) return true;
+    }
+    return false;
 }
 
 /* Registers [base, base + len) and packs its key. */
@@ -220,44 +222,23 @@ static int mca_osc_rdma2_dyn_register(void *base, size_t len, ucp_mem_h *memh, v
     return OMPI_SUCCESS;
 }
 
-/* Room for one more region whose key is packed_len bytes. */
-static int mca_osc_rdma2_dyn_reserve(mca_osc_rdma2_dyn_local_t *d, size_t packed_len)
-{
-    size_t need = (MCA_OSC_RDMA2_SLOT_HEAD + packed_len + 7) & ~(size_t) 7;
-    size_t capacity = d->capacity, slot_size = d->slot_size;
-
-    if (0 == d->nfree) {
-        capacity = capacity ? 2 * capacity : MCA_OSC_RDMA2_DYN_FIRST;
-    }
-    if (need > slot_size) {
-        slot_size = need;
-    }
-    if (capacity == d->capacity && slot_size == d->slot_size) {
-        return OMPI_SUCCESS;
-    }
-    return mca_osc_rdma2_dyn_grow(d, capacity, slot_size);
-}
-
 int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_dyn_local_t *d = module->dyn;
     uint64_t b = (uint64_t) (uintptr_t) base;
-    size_t n, pos, packed_len;
+    size_t n, pos, packed_len, es;
     mca_osc_rdma2_region_t *r;
     ucp_mem_h memh;
     void *packed;
-    uint32_t slot, klen;
-    char *s;
     int ret;
 
     if (MPI_WIN_FLAVOR_DYNAMIC != module->flavor) {
         return OMPI_ERR_RMA_FLAVOR;
     }
     n = d->desc->count;
-    r = (mca_osc_rdma2_region_t *) d->table;
-    pos = NULL == r ? 0 : mca_osc_rdma2_dyn_bound(r, n, b, false);
-    if (NULL != r && mca_osc_rdma2_dyn_overlaps(r, n, pos, b, len)) {
+    pos = mca_osc_rdma2_dyn_bound(d->table, d->entry_size, n, b, false);
+    if (mca_osc_rdma2_dyn_overlaps(d, pos, b, len)) {
         opal_show_help("help-osc-rdma2.txt", "attach-overlap", true, base, len, win->w_name,
                        opal_process_info.nodename);
         return OMPI_ERR_RMA_ATTACH;
@@ -269,23 +250,22 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
         if (NULL != memh) ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, memh);
         return ret;
     }
-    r = (mca_osc_rdma2_region_t *) d->table;   /* may have moved */
-    slot = d->free_slot[--d->nfree];
-    s = d->table + mca_osc_rdma2_slot_off(d->capacity, d->slot_size, slot);
-    klen = (uint32_t) packed_len;
+    es = d->entry_size;                         /* the block may have changed */
+    r = mca_osc_rdma2_entry(d->table, es, pos);
     /* before the region is published: see osc_rdma2_overlap.c */
     mca_osc_rdma2_overlap_claim(base, len);
     mca_osc_rdma2_seq_begin(d->desc);
-    memcpy(s, &klen, sizeof(klen));
-    if (packed_len > 0) memcpy(s + MCA_OSC_RDMA2_SLOT_HEAD, packed, packed_len);
-    memmove(&r[pos + 1], &r[pos], (n - pos) * sizeof(*r));
-    r[pos].base = b;
-    r[pos].len = len;
-    r[pos].slot = slot;
-    r[pos].serial = ++d->serial;
+    memmove((char *) r + es, r, (n - pos) * es);
+    memset(r, 0, es);
+    r->base = b;
+    r->len = len;
+    r->serial = ++d->serial;
+    r->rkey_len = (uint32_t) packed_len;
+    if (packed_len > 0) memcpy(r->rkey, packed, packed_len);
     d->desc->count = n + 1;
     mca_osc_rdma2_seq_end(d->desc);
-    d->slot_memh[slot] = memh;
+    memmove(&d->memh[pos + 1], &d->memh[pos], (n - pos) * sizeof(*d->memh));
+    d->memh[pos] = memh;
     if (NULL != packed) ucp_rkey_buffer_release(packed);
     return OMPI_SUCCESS;
 }
@@ -294,28 +274,26 @@ int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_dyn_local_t *d = module->dyn;
-    mca_osc_rdma2_region_t *r = (mca_osc_rdma2_region_t *) d->table;
     uint64_t b = (uint64_t) (uintptr_t) base;
-    size_t n, pos;
-    uint32_t slot;
+    size_t n, pos, es = d->entry_size;
+    mca_osc_rdma2_region_t *r;
     ucp_mem_h memh;
 
     if (MPI_WIN_FLAVOR_DYNAMIC != module->flavor) {
         return OMPI_ERR_RMA_FLAVOR;
     }
     n = d->desc->count;
-    pos = NULL == r ? 0 : mca_osc_rdma2_dyn_bound(r, n, b, false);
-    if (pos == n || r[pos].base != b) {
+    pos = mca_osc_rdma2_dyn_bound(d->table, es, n, b, false);
+    r = mca_osc_rdma2_entry(d->table, es, pos);
+    if (pos == n || r->base != b) {
         return OMPI_ERR_RMA_ATTACH;     /* not attached */
     }
-    slot = r[pos].slot;
     mca_osc_rdma2_seq_begin(d->desc);
-    memmove(&r[pos], &r[pos + 1], (n - pos - 1) * sizeof(*r));
+    memmove(r, (char *) r + es, (n - pos - 1) * es);
     d->desc->count = n - 1;
     mca_osc_rdma2_seq_end(d->desc);
-    memh = d->slot_memh[slot];
-    d->slot_memh[slot] = NULL;
-    d->free_slot[d->nfree++] = slot;
+    memh = d->memh[pos];
+    memmove(&d->memh[pos], &d->memh[pos + 1], (n - pos - 1) * sizeof(*d->memh));
     if (NULL != memh) {
         ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, memh);
     }
@@ -329,15 +307,14 @@ void mca_osc_rdma2_dyn_release_local(mca_osc_rdma2_module_t *module)
     size_t i;
 
     if (NULL == d) return;
-    for (i = 0; i < d->capacity; ++i) {
-        if (NULL != d->slot_memh[i]) ucp_mem_unmap(ctx, d->slot_memh[i]);
+    for (i = 0; i < d->desc->count; ++i) {
+        if (NULL != d->memh[i]) ucp_mem_unmap(ctx, d->memh[i]);
     }
     for (i = 0; i < d->nretired; ++i) {
         ucp_mem_unmap(ctx, d->retired[i]);
     }
     if (NULL != d->table_memh) ucp_mem_unmap(ctx, d->table_memh);
-    free(d->slot_memh);
-    free(d->free_slot);
+    free(d->memh);
     free(d->retired);
     free(d);
     module->dyn = NULL;
@@ -352,6 +329,7 @@ static void mca_osc_rdma2_cache_drop_table(mca_osc_rdma2_dyn_cache_t *c)
         ucp_rkey_destroy(c->table.rkey);
     }
     memset(&c->table, 0, sizeof(c->table));
+    c->capacity = 0;
 }
 
 void mca_osc_rdma2_dyn_release_peer(mca_osc_rdma2_peer_t *peer)
@@ -384,25 +362,32 @@ static int mca_osc_rdma2_cache_create(mca_osc_rdma2_peer_t *peer)
     return OMPI_SUCCESS;
 }
 
-/* Room for n entries in the four arrays (the first two keep their
- * contents). */
+/* Room for n entries of the current table block in the next copy (and
+ * for n paths in both path arrays; the current ones keep their contents). */
 static int mca_osc_rdma2_cache_reserve(mca_osc_rdma2_dyn_cache_t *c, size_t n)
 {
-    size_t alloc = c->alloc ? c->alloc : MCA_OSC_RDMA2_DYN_FIRST;
+    size_t bytes = n * c->table_entry_size;
     void *p;
 
-    if (n <= c->alloc) return OMPI_SUCCESS;
-    while (alloc < n) alloc *= 2;
-#define MCA_OSC_RDMA2_GROW(field)                                   \
-    p = realloc(c->field, alloc * sizeof(*c->field));               \
-    if (NULL == p) return OMPI_ERR_OUT_OF_RESOURCE;                 \
-    c->field = p;
-    MCA_OSC_RDMA2_GROW(region)
-    MCA_OSC_RDMA2_GROW(mem)
-    MCA_OSC_RDMA2_GROW(next_region)
-    MCA_OSC_RDMA2_GROW(next_mem)
-#undef MCA_OSC_RDMA2_GROW
-    c->alloc = alloc;
+    if (bytes > c->region_bytes) {
+        /* both copies alike: they are swapped after each read */
+        p = realloc(c->next_region, 2 * bytes);
+        if (NULL == p) return OMPI_ERR_OUT_OF_RESOURCE;
+        c->next_region = p;
+        p = realloc(c->region, 2 * bytes);
+        if (NULL == p) return OMPI_ERR_OUT_OF_RESOURCE;
+        c->region = p;
+        c->region_bytes = 2 * bytes;
+    }
+    if (n > c->mem_alloc) {
+        p = realloc(c->next_mem, 2 * n * sizeof(*c->mem));
+        if (NULL == p) return OMPI_ERR_OUT_OF_RESOURCE;
+        c->next_mem = p;
+        p = realloc(c->mem, 2 * n * sizeof(*c->mem));
+        if (NULL == p) return OMPI_ERR_OUT_OF_RESOURCE;
+        c->mem = p;
+        c->mem_alloc = 2 * n;
+    }
     return OMPI_SUCCESS;
 }
 
@@ -422,8 +407,8 @@ static int mca_osc_rdma2_cache_table(mca_osc_rdma2_module_t *module, mca_osc_rdm
     int ret = OMPI_SUCCESS;
 
     mca_osc_rdma2_cache_drop_table(c);
-    c->capacity = 0;
-    if (desc->slot_size > MCA_OSC_RDMA2_SLOT_MAX + 7 || desc->rkey_len > MCA_OSC_RDMA2_RKEY_MAX ||
+    if (desc->entry_size < sizeof(mca_osc_rdma2_region_t) ||
+        desc->entry_size > MCA_OSC_RDMA2_ENTRY_MAX + 7 || desc->rkey_len > MCA_OSC_RDMA2_RKEY_MAX ||
         (peer->rank != module->my_rank && 0 == desc->rkey_len)) {
         return OMPI_ERROR;
     }
@@ -437,15 +422,9 @@ static int mca_osc_rdma2_cache_table(mca_osc_rdma2_module_t *module, mca_osc_rdm
         c->table.base = desc->table;
         c->table.path = mca_osc_rdma2_peer_state_path(c->table.ptr);
         c->capacity = desc->capacity;
-        c->slot_size = desc->slot_size;
+        c->table_entry_size = desc->entry_size;
     }
     return ret;
-}
-
-static bool mca_osc_rdma2_same_region(const mca_osc_rdma2_region_t *a,
-                                      const mca_osc_rdma2_region_t *b)
-{
-    return a->base == b->base && a->len == b->len && a->serial == b->serial;
 }
 
 /* Makes the n entries just read (next_region) the cache of generation
@@ -454,17 +433,18 @@ static bool mca_osc_rdma2_same_region(const mca_osc_rdma2_region_t *a,
 static int mca_osc_rdma2_cache_merge(mca_osc_rdma2_peer_t *peer, size_t n, uint64_t gen)
 {
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
+    size_t i = 0, j, es = c->entry_size, nes = c->table_entry_size;
     bool drop = false;
-    size_t i = 0, j;
     void *swap;
     int ret = OMPI_SUCCESS;
 
     for (j = 0; j < n; ++j) {       /* both sorted by base */
-        const mca_osc_rdma2_region_t *r = &c->next_region[j];
-        while (i < c->count && c->region[i].base < r->base) {
+        const mca_osc_rdma2_region_t *r = mca_osc_rdma2_entry(c->next_region, nes, j), *o;
+        while (i < c->count && mca_osc_rdma2_entry(c->region, es, i)->base < r->base) {
             drop |= NULL != c->mem[i++].rkey;
         }
-        if (i < c->count && mca_osc_rdma2_same_region(&c->region[i], r)) {
+        o = i < c->count ? mca_osc_rdma2_entry(c->region, es, i) : NULL;
+        if (NULL != o && o->base == r->base && o->len == r->len && o->serial == r->serial) {
             c->next_mem[j] = c->mem[i];
             c->mem[i++].rkey = NULL;    /* moved */
         } else {
@@ -483,6 +463,7 @@ static int mca_osc_rdma2_cache_merge(mca_osc_rdma2_peer_t *peer, size_t n, uint6
     swap = c->region; c->region = c->next_region; c->next_region = swap;
     swap = c->mem; c->mem = c->next_mem; c->next_mem = swap;
     c->count = n;
+    c->entry_size = nes;
     c->gen = gen;
     return ret;
 }
@@ -519,7 +500,7 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
         if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_cache_reserve(c, desc.count);
         if (OMPI_SUCCESS == ret && desc.count > 0) {
             ret = c->table.path->read(peer, &c->table, 0, c->next_region,
-                                      desc.count * sizeof(mca_osc_rdma2_region_t));
+                                      desc.count * c->table_entry_size);
         }
         if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_read_gen(module, peer, &g2);
         if (OMPI_SUCCESS != ret) return ret;
@@ -529,39 +510,23 @@ static int mca_osc_rdma2_cache_refresh(mca_osc_rdma2_module_t *module, mca_osc_r
     }
 }
 
-/* Sets up entry i on its first use: its key, its mapping and its path.
- * *stale: the table changed since the cache was read; refresh and retry. */
+/* Sets up entry i on its first use: its key, its mapping and its path. */
 static int mca_osc_rdma2_region_mem(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
-                                    size_t i, bool *stale)
+                                    size_t i)
 {
     mca_osc_rdma2_dyn_cache_t *c = peer->dyn;
-    const mca_osc_rdma2_region_t *r = &c->region[i];
+    const mca_osc_rdma2_region_t *r = mca_osc_rdma2_entry(c->region, c->entry_size, i);
     mca_osc_rdma2_win_mem_t *mem = &c->mem[i];
-    char slot[MCA_OSC_RDMA2_SLOT_MAX + 8];
-    uint32_t klen = 0;
-    uint64_t gen;
     int ret;
 
-    *stale = false;
     mem->base = r->base;
     mem->size = r->len;
     if (peer->rank == module->my_rank) {
         mem->ptr = (char *) (uintptr_t) r->base;        /* our own memory */
-    } else if (0 != r->len) {
-        if (r->slot >= c->capacity) return OMPI_ERROR;
-        ret = c->table.path->read(peer, &c->table,
-                                  mca_osc_rdma2_slot_off(c->capacity, c->slot_size, r->slot),
-                                  slot, c->slot_size);
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_read_gen(module, peer, &gen);
-        if (OMPI_SUCCESS != ret) return ret;
-        if (gen != c->gen) {
-            *stale = true;          /* the slot may hold another region's key by now */
-            return OMPI_SUCCESS;
-        }
-        memcpy(&klen, slot, sizeof(klen));
-        if (0 == klen || klen > c->slot_size - MCA_OSC_RDMA2_SLOT_HEAD) return OMPI_ERROR;
-        ret = mca_osc_rdma2_peer_unpack(peer, slot + MCA_OSC_RDMA2_SLOT_HEAD, klen, r->base,
-                                        &mem->rkey, &mem->ptr);
+    } else if (0 != r->rkey_len) {
+        if (r->rkey_len > c->entry_size - sizeof(*r)) return OMPI_ERROR;
+        ret = mca_osc_rdma2_peer_unpack(peer, r->rkey, r->rkey_len, r->base, &mem->rkey,
+                                        &mem->ptr);
         if (OMPI_SUCCESS != ret) return ret;
     }
     mem->path = mca_osc_rdma2_peer_win_path(peer, mem->ptr);
@@ -573,7 +538,6 @@ int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
 {
     mca_osc_rdma2_dyn_cache_t *c;
     const mca_osc_rdma2_region_t *r;
-    bool stale;
     size_t i;
     int ret;
 
@@ -581,22 +545,19 @@ int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
         return ret;
     }
     c = peer->dyn;
-    for (;;) {
-        ret = mca_osc_rdma2_cache_refresh(module, peer);
-        if (OMPI_SUCCESS != ret) return ret;
-        i = mca_osc_rdma2_dyn_bound(c->region, c->count, addr, true);
-        if (0 == i) {
-            return OMPI_ERR_RMA_RANGE;  /* below every attached region */
-        }
-        r = &c->region[i - 1];
-        if (addr - r->base > r->len || len > r->len - (addr - r->base)) {
-            return OMPI_ERR_RMA_RANGE;  /* not inside one attached region */
-        }
-        *mem = &c->mem[i - 1];
-        if (OPAL_LIKELY(NULL != c->mem[i - 1].path)) {
-            return OMPI_SUCCESS;
-        }
-        ret = mca_osc_rdma2_region_mem(module, peer, i - 1, &stale);
-        if (OMPI_SUCCESS != ret || !stale) return ret;
+    ret = mca_osc_rdma2_cache_refresh(module, peer);
+    if (OMPI_SUCCESS != ret) return ret;
+    i = mca_osc_rdma2_dyn_bound(c->region, c->entry_size, c->count, addr, true);
+    if (0 == i) {
+        return OMPI_ERR_RMA_RANGE;      /* below every attached region */
     }
+    r = mca_osc_rdma2_entry(c->region, c->entry_size, --i);
+    if (addr - r->base > r->len || len > r->len - (addr - r->base)) {
+        return OMPI_ERR_RMA_RANGE;      /* not inside one attached region */
+    }
+    *mem = &c->mem[i];
+    if (OPAL_LIKELY(NULL != c->mem[i].path)) {
+        return OMPI_SUCCESS;
+    }
+    return mca_osc_rdma2_region_mem(module, peer, i);
 }

@@ -18,15 +18,16 @@ typedef struct mca_osc_rdma2_dyn_local_t mca_osc_rdma2_dyn_local_t;
 typedef struct mca_osc_rdma2_dyn_cache_t {
     uint64_t gen;                   /* generation the copy below is from; 1 = none */
     size_t count;
-    size_t alloc;                   /* entries the four arrays below hold */
-    mca_osc_rdma2_region_t *region; /* copy of the used part of the peer's table */
+    size_t entry_size;              /* of the copy */
+    char *region;                   /* copy of the used entries of the peer's table */
     mca_osc_rdma2_win_mem_t *mem;   /* per entry: key, mapping and path, set up on first use
                                      * (path NULL until then) */
-    mca_osc_rdma2_region_t *next_region;    /* where the next copy is read, then swapped in */
+    char *next_region;              /* where the next copy is read, then swapped in */
     mca_osc_rdma2_win_mem_t *next_mem;
+    size_t region_bytes, mem_alloc; /* what the arrays above hold (each pair alike) */
     mca_osc_rdma2_state_mem_t table;        /* the peer's current table block */
-    uint64_t capacity;              /* its entries and key slots */
-    uint32_t slot_size;
+    uint64_t capacity;              /* its entries, */
+    size_t table_entry_size;        /* of this size */
 } mca_osc_rdma2_dyn_cache_t;
 
 /* Window creation: our descriptor, zeroed in our state block. */

@@ -56,8 +56,8 @@ typedef struct mca_osc_rdma2_state_t {
 /* Dynamic windows: where each rank's attached regions are.  The state
  * block holds only this descriptor (same offset on every rank); the
  * region table itself lives in a separate UCX-allocated block that the
- * owner replaces by one twice as large when it is full
- * (osc_rdma2_dynamic.c).  Everything here and in the table block is
+ * owner replaces by one twice as large when it is full (or by one with
+ * larger entries when a key does not fit; osc_rdma2_dynamic.c).  Everything here and in the table block is
  * guarded by the sequence counter `gen`: odd while the owner edits,
  * bumped to the next even value after.  Origins cache a copy per peer and
  * re-read it only when the counter changed (docs/ARCHITECTURE.md). */
@@ -66,25 +66,26 @@ typedef struct mca_osc_rdma2_regions_t {
     volatile uint64_t gen;          /* sequence counter (odd: being edited) */
     volatile uint64_t count;        /* regions attached (entries used in the table) */
     uint64_t table;                 /* remote address of the table block; 0: none yet */
-    uint64_t capacity;              /* entries (and key slots) the table block holds */
-    uint32_t slot_size;             /* bytes per key slot in that block */
+    uint64_t capacity;              /* entries the table block holds */
+    uint32_t entry_size;            /* bytes per entry in that block */
     uint32_t rkey_len;              /* bytes used in rkey[] */
     uint64_t reserved[3];           /* rest of the first cache line */
     char rkey[MCA_OSC_RDMA2_RKEY_MAX];  /* packed key of the table block */
 } mca_osc_rdma2_regions_t;
 
-/* One attached region in the table block, which starts with `capacity`
- * of these sorted by base (binary search; regions never overlap), and
- * continues, on the next cache line, with `capacity` key slots of
- * `slot_size` bytes: a uint32_t key length, then the region's packed
- * key.  A region keeps its slot while attached; origins read a slot only
- * on the region's first use. */
+/* One attached region in the table block, which holds `capacity` entries
+ * of `entry_size` bytes sorted by base (binary search; regions never
+ * overlap).  The entry carries the region's packed key (a dozen bytes for
+ * registered memory on shared memory and TCP): the size is this header
+ * plus the longest key so far, rounded to 8 bytes, so a re-read copies
+ * little and the first use of a region needs no further read. */
 typedef struct mca_osc_rdma2_region_t {
     uint64_t base;
     uint64_t len;
-    uint32_t slot;                  /* its key slot */
     uint32_t serial;                /* which attach made it: an origin keeps the key it
                                      * unpacked while (base, len, serial) stay */
+    uint32_t rkey_len;
+    char rkey[];                    /* entry_size - sizeof(mca_osc_rdma2_region_t) bytes */
 } mca_osc_rdma2_region_t;
 
 /* Reserved for notified RMA (issue 15).  A window rank's notification
