@@ -538,6 +538,7 @@ int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
 {
     mca_osc_rdma2_dyn_cache_t *c;
     const mca_osc_rdma2_region_t *r;
+    uint64_t gen;
     size_t i;
     int ret;
 
@@ -545,8 +546,18 @@ int mca_osc_rdma2_dyn_lookup(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
         return ret;
     }
     c = peer->dyn;
-    ret = mca_osc_rdma2_cache_refresh(module, peer);
-    if (OMPI_SUCCESS != ret) return ret;
+    /* the common case inline: the table did not change */
+    if (NULL != peer->state.ptr) {
+        gen = mca_common_ompix_atomic_load_acq_64(
+            (volatile uint64_t *) (peer->state.ptr + module->layout.regions +
+                                   offsetof(mca_osc_rdma2_regions_t, gen)));
+    } else if (OMPI_SUCCESS != (ret = mca_osc_rdma2_read_gen(module, peer, &gen))) {
+        return ret;
+    }
+    if (OPAL_UNLIKELY(gen != c->gen) &&
+        OMPI_SUCCESS != (ret = mca_osc_rdma2_cache_refresh(module, peer))) {
+        return ret;
+    }
     i = mca_osc_rdma2_dyn_bound(c->region, c->entry_size, c->count, addr, true);
     if (0 == i) {
         return OMPI_ERR_RMA_RANGE;      /* below every attached region */
