@@ -80,14 +80,6 @@ static int mca_osc_rdma2_register(void)
         "osc sm 100, so the default wins default selection; 0 or --mca osc ^rdma2 turns it off",
         OPAL_INFO_LVL_3, MCA_BASE_VAR_SCOPE_GROUP, NULL, &c->priority);
 
-    c->max_attach = 64;
-    mca_osc_rdma2_register_int(
-        "max_attach",
-        "Most regions one rank may have attached to one dynamic window at a time (each costs "
-        "224 bytes in every dynamic window's state block, and origins keep a copy of the "
-        "table of each target they reach); must be the same on every process",
-        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL_EQ, NULL, &c->max_attach);
-
     c->use_cma = true;
     (void) mca_base_component_var_register(
         &c->super.osc_version, "cma",

@@ -36,7 +36,6 @@ typedef struct mca_osc_rdma2_component_t {
     ompi_osc_base_component_t super;
     int priority;
     int verbose;
-    int max_attach;                 /* regions per rank in a dynamic window */
     bool use_cma;                   /* same-node put/get on unmapped memory via CMA */
     int progress_thread;            /* MCA_OSC_RDMA2_THREAD_* */
     int thread_max_sleep;           /* µs: the idle progress thread's longest nap */

@@ -21,6 +21,7 @@
 BEGIN_C_DECLS
 
 struct mca_osc_rdma2_peer_t;
+struct mca_osc_rdma2_dyn_local_t;
 
 /* What one rank publishes about itself when a window is created.  Followed
  * in the exchanged blob by its worker address (if addresses are exchanged),
@@ -62,9 +63,8 @@ typedef struct mca_osc_rdma2_module_t {
     mca_osc_rdma2_state_t *state;   /* our state block: its fixed words */
     volatile uint64_t *posted;      /* its posted[p] */
 
-    /* dynamic windows: our attached regions (table in the state block) */
-    mca_osc_rdma2_regions_t *regions;
-    ucp_mem_h *region_memh;         /* per table entry */
+    /* dynamic windows: our attached regions (osc_rdma2_dynamic.c) */
+    struct mca_osc_rdma2_dyn_local_t *dyn;
 
     /* exchanged descriptions, parsed lazily */
     char *blob;

@@ -26,14 +26,13 @@ const mca_osc_rdma2_win_path_t *mca_osc_rdma2_peer_win_path(const mca_osc_rdma2_
     return peer->cma ? &mca_osc_rdma2_win_path_cma : &mca_osc_rdma2_win_path_ucx;
 }
 
-static const mca_osc_rdma2_state_path_t *mca_osc_rdma2_state_path(const void *ptr)
+const mca_osc_rdma2_state_path_t *mca_osc_rdma2_peer_state_path(const void *ptr)
 {
     return NULL != ptr ? &mca_osc_rdma2_state_path_mapped : &mca_osc_rdma2_state_path_ucx;
 }
 
-/* Unpacks one key and, when the transport allows, maps the remote range. */
-static int mca_osc_rdma2_unpack(mca_osc_rdma2_peer_t *peer, const void *packed, size_t len,
-                                uint64_t raddr, ucp_rkey_h *rkey, char **ptr)
+int mca_osc_rdma2_peer_unpack(mca_osc_rdma2_peer_t *peer, const void *packed, size_t len,
+                              uint64_t raddr, ucp_rkey_h *rkey, char **ptr)
 {
     void *p = NULL;
 
@@ -64,16 +63,16 @@ static int mca_osc_rdma2_setup_remote(mca_osc_rdma2_module_t *module, mca_osc_rd
     }
     /* Worker addresses, if present, precede the keys (see window.c). */
     keys += w->address_len;
-    ret = mca_osc_rdma2_unpack(peer, keys, w->win_rkey_len, peer->win.base, &peer->win.rkey,
+    ret = mca_osc_rdma2_peer_unpack(peer, keys, w->win_rkey_len, peer->win.base, &peer->win.rkey,
                                &peer->win.ptr);
     keys += w->win_rkey_len;
     if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_unpack(peer, keys, w->state_rkey_len, peer->state.base,
+        ret = mca_osc_rdma2_peer_unpack(peer, keys, w->state_rkey_len, peer->state.base,
                                    &peer->state.rkey, &peer->state.ptr);
     }
     keys += w->state_rkey_len;
     if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_unpack(peer, keys, w->pstate_rkey_len, peer->pstate.base,
+        ret = mca_osc_rdma2_peer_unpack(peer, keys, w->pstate_rkey_len, peer->pstate.base,
                                    &peer->pstate.rkey, &peer->pstate.ptr);
     }
     /* Memory UCX can not map (MPI_Win_create buffers, attached regions) of
@@ -153,8 +152,8 @@ int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,
         return ret;
     }
     peer->win.path = mca_osc_rdma2_peer_win_path(peer, peer->win.ptr);
-    peer->state.path = mca_osc_rdma2_state_path(peer->state.ptr);
-    peer->pstate.path = mca_osc_rdma2_state_path(peer->pstate.ptr);
+    peer->state.path = mca_osc_rdma2_peer_state_path(peer->state.ptr);
+    peer->pstate.path = mca_osc_rdma2_peer_state_path(peer->pstate.ptr);
     MCA_OSC_RDMA2_VERBOSE(20, "peer %d: window %s, state %s", rank, peer->win.path->name,
                           peer->state.path->name);
     opal_atomic_wmb();

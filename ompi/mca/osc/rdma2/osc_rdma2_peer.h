@@ -56,6 +56,13 @@ static inline bool mca_osc_rdma2_peer_mixed(const mca_osc_rdma2_peer_t *peer)
  * chosen at set-up for the window, per region for dynamic windows. */
 const mca_osc_rdma2_win_path_t *mca_osc_rdma2_peer_win_path(const mca_osc_rdma2_peer_t *peer,
                                                             const void *ptr);
+/* The path to state words at `ptr` (mapped there, or NULL): the peer's
+ * state blocks, a dynamic window's table block. */
+const mca_osc_rdma2_state_path_t *mca_osc_rdma2_peer_state_path(const void *ptr);
+/* Unpacks one of the peer's keys (none when len is 0) and, when the
+ * transport allows, maps the remote address raddr (*ptr, else NULL). */
+int mca_osc_rdma2_peer_unpack(mca_osc_rdma2_peer_t *peer, const void *packed, size_t len,
+                              uint64_t raddr, ucp_rkey_h *rkey, char **ptr);
 /* osc_rdma2_path_cma.c: whether CMA may read the peer's memory (ptrace
  * rules, containers). */
 bool mca_osc_rdma2_cma_probe(mca_osc_rdma2_peer_t *peer);

@@ -15,7 +15,7 @@ static size_t mca_osc_rdma2_line_up(size_t off)
 }
 
 void mca_osc_rdma2_state_layout(mca_osc_rdma2_state_layout_t *layout, int size_comm,
-                                bool dynamic, int max_attach)
+                                bool dynamic)
 {
     size_t off;
 
@@ -25,8 +25,7 @@ void mca_osc_rdma2_state_layout(mca_osc_rdma2_state_layout_t *layout, int size_c
     off = layout->notify + sizeof(mca_osc_rdma2_notify_desc_t);
     layout->regions = dynamic ? mca_osc_rdma2_line_up(off) : 0;
     if (dynamic) {
-        off = layout->regions + sizeof(mca_osc_rdma2_regions_t) +
-              (size_t) max_attach * sizeof(mca_osc_rdma2_region_t);
+        off = layout->regions + sizeof(mca_osc_rdma2_regions_t);
     }
     layout->size = mca_osc_rdma2_line_up(off);
 }

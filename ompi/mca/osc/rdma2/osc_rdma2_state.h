@@ -4,7 +4,7 @@
  * The blocks other processes reach with atomics and reads: the process
  * state block (one per process: the accumulate lock) and the per-window
  * state block (lock words, PSCW and fence counters, a reserved descriptor
- * for notified RMA, the dynamic region table), both allocated by UCX so
+ * for notified RMA, where the dynamic region table is), both allocated by UCX so
  * that same-node peers map them.  The window state block's layout is
  * computed once per window (mca_osc_rdma2_state_layout) from values every
  * rank shares, so this rank's offsets address every rank's block.
@@ -53,25 +53,40 @@ typedef struct mca_osc_rdma2_state_t {
 #define MCA_OSC_RDMA2_GLOBAL_ALL  (UINT64_C(1) << 32)
 #define MCA_OSC_RDMA2_LOW_MASK    UINT64_C(0xffffffff)
 
-/* Dynamic windows: each rank's attached regions, at the end of its state
- * block (same offset on every rank), guarded by a sequence counter:
- * odd while the owner edits the table, bumped to the next even value
- * after.  Origins cache a copy per peer and re-read it only when the
- * counter changed (docs/ARCHITECTURE.md). */
+/* Dynamic windows: where each rank's attached regions are.  The state
+ * block holds only this descriptor (same offset on every rank); the
+ * region table itself lives in a separate UCX-allocated block that the
+ * owner replaces by one twice as large when it is full (or by one with
+ * larger entries when a key does not fit; osc_rdma2_dynamic.c).  Everything here and in the table block is
+ * guarded by the sequence counter `gen`: odd while the owner edits,
+ * bumped to the next even value after.  Origins cache a copy per peer and
+ * re-read it only when the counter changed (docs/ARCHITECTURE.md). */
 #define MCA_OSC_RDMA2_RKEY_MAX 200
+typedef struct mca_osc_rdma2_regions_t {
+    volatile uint64_t gen;          /* sequence counter (odd: being edited) */
+    volatile uint64_t count;        /* regions attached (entries used in the table) */
+    uint64_t table;                 /* remote address of the table block; 0: none yet */
+    uint64_t capacity;              /* entries the table block holds */
+    uint32_t entry_size;            /* bytes per entry in that block */
+    uint32_t rkey_len;              /* bytes used in rkey[] */
+    uint64_t reserved[3];           /* rest of the first cache line */
+    char rkey[MCA_OSC_RDMA2_RKEY_MAX];  /* packed key of the table block */
+} mca_osc_rdma2_regions_t;
+
+/* One attached region in the table block, which holds `capacity` entries
+ * of `entry_size` bytes sorted by base (binary search; regions never
+ * overlap).  The entry carries the region's packed key (a dozen bytes for
+ * registered memory on shared memory and TCP): the size is this header
+ * plus the longest key so far, rounded to 8 bytes, so a re-read copies
+ * little and the first use of a region needs no further read. */
 typedef struct mca_osc_rdma2_region_t {
     uint64_t base;
     uint64_t len;
+    uint32_t serial;                /* which attach made it: an origin keeps the key it
+                                     * unpacked while (base, len, serial) stay */
     uint32_t rkey_len;
-    uint32_t pad;
-    char rkey[MCA_OSC_RDMA2_RKEY_MAX];
+    char rkey[];                    /* entry_size - sizeof(mca_osc_rdma2_region_t) bytes */
 } mca_osc_rdma2_region_t;
-
-typedef struct mca_osc_rdma2_regions_t {
-    volatile uint64_t gen;          /* sequence counter (odd: being edited) */
-    volatile uint64_t count;
-    mca_osc_rdma2_region_t region[];
-} mca_osc_rdma2_regions_t;
 
 /* Reserved for notified RMA (issue 15).  A window rank's notification
  * counters (65 536 by default) will live in a block their owner allocates
@@ -95,11 +110,11 @@ typedef struct mca_osc_rdma2_notify_desc_t {
  *   0        mca_osc_rdma2_state_t        fixed words (cache lines)
  *   posted   uint64_t[p]                  PSCW: posts received from rank t
  *   notify   mca_osc_rdma2_notify_desc_t  reserved for notified RMA
- *   regions  mca_osc_rdma2_regions_t      dynamic windows: the region table
+ *   regions  mca_osc_rdma2_regions_t      dynamic windows: where the region table is
  *   size                                  end
  *
- * Every part starts on a cache line.  Computed from the communicator size,
- * the flavor and osc_rdma2_max_attach, which are the same on every rank. */
+ * Every part starts on a cache line.  Computed from the communicator size
+ * and the flavor, which are the same on every rank. */
 typedef struct mca_osc_rdma2_state_layout_t {
     size_t posted;
     size_t notify;
@@ -108,7 +123,7 @@ typedef struct mca_osc_rdma2_state_layout_t {
 } mca_osc_rdma2_state_layout_t;
 
 void mca_osc_rdma2_state_layout(mca_osc_rdma2_state_layout_t *layout, int size_comm,
-                                bool dynamic, int max_attach);
+                                bool dynamic);
 
 END_C_DECLS
 

@@ -142,12 +142,7 @@ static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
     char *base = NULL;
     int ret;
 
-    mca_osc_rdma2_state_layout(layout, module->size_comm, dynamic,
-                               mca_osc_rdma2_component.max_attach);
-    if (dynamic) {
-        module->region_memh = calloc(mca_osc_rdma2_component.max_attach, sizeof(ucp_mem_h));
-        if (NULL == module->region_memh) return OMPI_ERR_OUT_OF_RESOURCE;
-    }
+    mca_osc_rdma2_state_layout(layout, module->size_comm, dynamic);
     ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, layout->size, true,
                                        &module->state_memh, (void **) &base);
     if (OMPI_SUCCESS == ret) {
@@ -155,7 +150,8 @@ static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
         module->state = (mca_osc_rdma2_state_t *) base;
         module->posted = (volatile uint64_t *) (base + layout->posted);
         if (dynamic) {
-            module->regions = (mca_osc_rdma2_regions_t *) (base + layout->regions);
+            ret = mca_osc_rdma2_dyn_init_local(
+                module, (mca_osc_rdma2_regions_t *) (base + layout->regions));
         }
     }
     return ret;
