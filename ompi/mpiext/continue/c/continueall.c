@@ -25,10 +25,11 @@ int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
                      MPI_Status array_of_statuses[], MPI_Request cont_req)
 {
     const char *why = NULL;
+    bool plain;
     int rc;
 
     rc = ompix_cont_check_mpi_state(&why);
-    if (MPI_SUCCESS != rc) {
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
     if (MPI_PARAM_CHECK) {
@@ -45,16 +46,16 @@ int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
             return ompix_cont_error(rc, FUNC_NAME, why);
         }
     }
-    rc = ompix_cont_check_ops(count, array_of_op_requests, cont_req, flags, MPI_PARAM_CHECK,
-                              &why);
-    if (MPI_SUCCESS != rc) {
+    rc = ompix_cont_check_ops(count, array_of_op_requests, cont_req, flags, MPI_PARAM_CHECK, &plain, &why);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
 
-    rc = ompix_cont_register((ompix_cont_request_t *) cont_req, count, array_of_op_requests,
-                             cb, cb_data, flags,
-                             MPI_STATUSES_IGNORE == array_of_statuses ? NULL : array_of_statuses);
-    if (MPI_SUCCESS != rc) {
+    /* Without persistent requests (the common case) the lean path. */
+    rc = (plain ? ompix_cont_register_plain : ompix_cont_register)
+        ((ompix_cont_request_t *) cont_req, count, array_of_op_requests, cb, cb_data, flags,
+         MPI_STATUSES_IGNORE == array_of_statuses ? NULL : array_of_statuses);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, "out of memory");
     }
     return MPI_SUCCESS;
