@@ -46,10 +46,17 @@ int MPIX_Continue(MPI_Request *op_request, MPIX_Continue_cb_function *cb,
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
 
+    if (MPI_STATUS_IGNORE == status) {
+        status = NULL;
+    }
     /* Without persistent requests (the common case) the lean path. */
-    rc = (plain ? ompix_cont_register_plain : ompix_cont_register)
-        ((ompix_cont_request_t *) cont_req, 1, op_request, cb, cb_data, flags,
-         MPI_STATUS_IGNORE == status ? NULL : status);
+    if (OPAL_LIKELY(plain)) {
+        rc = ompix_cont_register_plain((ompix_cont_request_t *) cont_req, 1, op_request, cb,
+                                       cb_data, flags, status);
+    } else {
+        rc = ompix_cont_register((ompix_cont_request_t *) cont_req, 1, op_request, cb, cb_data,
+                                 flags, status);
+    }
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, "out of memory");
     }

@@ -66,17 +66,6 @@ static void ompix_cont_op_unhook(ompix_cont_op_t *op)
     op->hooked = false;
 }
 
-/* Global lock held.  Queues a plain continuation whose round is complete:
- * it has one round, runs every op, and is not queued yet. */
-static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
-{
-    cont->armed = false;
-    cont->runs_due = 1;
-    cont->queued = true;
-    opal_list_append(&cont->creq->ready, &cont->super.super);
-    OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, 1);
-}
-
 /* Global lock held.  Queues a continuation whose round is complete. */
 static void ompix_cont_fire_locked(ompix_cont_t *cont)
 {
@@ -129,22 +118,6 @@ static void ompix_cont_run_signal_safe(ompix_cont_t *cont)
     }
     cont->cb(cont->statuses, cont->cb_data);
     OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, 1);
-}
-
-/* Keeps the status and the failure of a completed operation. */
-static inline void ompix_cont_op_record(ompix_cont_t *cont, ompix_cont_op_t *op,
-                                        ompi_request_t *req)
-{
-    /* Generalized requests get their status from the query function, which
-     * runs at the top level before the callback (see ompix_cont_run). */
-    if (OMPI_REQUEST_GEN != req->req_type) {
-        if (NULL != cont->statuses) {
-            cont->statuses[op->index] = req->req_status;
-        }
-        if (OPAL_UNLIKELY(MPI_SUCCESS != req->req_status.MPI_ERROR)) {
-            cont->failed = true;
-        }
-    }
 }
 
 /* The one ARMED->DONE transition of an operation per round: true for the
@@ -247,7 +220,7 @@ void ompix_cont_op_settle(ompix_cont_op_t *op)
 /* Installs our completion callback on an armed operation whose request was
  * not complete a moment ago; its completion then reaches ompix_cont_op_done
  * exactly once. */
-static void ompix_cont_op_install(ompix_cont_op_t *op)
+void ompix_cont_op_install(ompix_cont_op_t *op)
 {
     ompi_request_t *req = op->req;
 
@@ -445,7 +418,7 @@ int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const c
 }
 
 /* From the free list; more than OMPIX_CONT_INLINE_OPS ops are allocated. */
-static ompix_cont_t *ompix_cont_alloc_new(int count)
+ompix_cont_t *ompix_cont_alloc_new(int count)
 {
     opal_free_list_item_t *item = opal_free_list_get(&ompix_cont_global.conts);
     ompix_cont_t *cont = (ompix_cont_t *) item;
@@ -462,20 +435,10 @@ static ompix_cont_t *ompix_cont_alloc_new(int count)
         }
         for (int i = 0; i < count; ++i) {
             OBJ_CONSTRUCT(&cont->ops[i], ompix_cont_op_t);
+            cont->ops[i].cont = cont;
         }
     }
     return cont;
-}
-
-/* The continuation request's spare if it has one and it fits. */
-static inline ompix_cont_t *ompix_cont_alloc(ompix_cont_request_t *creq, int count)
-{
-    ompix_cont_t *cont = NULL;
-
-    if (OPAL_LIKELY(count <= OMPIX_CONT_INLINE_OPS)) {
-        cont = ompix_cont_spare_take(creq);
-    }
-    return OPAL_LIKELY(NULL != cont) ? cont : ompix_cont_alloc_new(count);
 }
 
 /* Global lock held.  Takes a continuation that is no longer used off every
@@ -572,7 +535,6 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
         }
         op = &cont->ops[n++];
         op->req = reqs[i];
-        op->cont = cont;
         op->index = i;
         op->persistent = reqs[i]->req_persistent;
         op->hooked = op->watched = op->needs_run = false;
@@ -621,88 +583,6 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
     return OMPI_SUCCESS;
 }
 
-/* Registration without persistent requests or MPIX_CONT_PERSISTENT, in one
- * pass over the requests: each is taken over and either recorded as done
- * (complete already: nobody else can see it, no atomics) or armed.  The
- * guard in `pending` keeps the continuation from firing before the
- * continuation request counts it; the guard, the null requests and every
- * op found done are dropped together at the end. */
-int ompix_cont_register_plain(ompix_cont_request_t *creq, int count,
-                              ompi_request_t **reqs, MPIX_Continue_cb_function *cb,
-                              void *cb_data, int flags, MPI_Status *statuses)
-{
-    ompix_cont_t *cont = ompix_cont_alloc(creq, count);
-    ompix_cont_op_t *ops;
-    int n = 0, drop = 1;
-    bool run_now = false;
-
-    if (OPAL_UNLIKELY(NULL == cont)) {
-        return MPI_ERR_NO_MEM;
-    }
-    ops = cont->ops;
-    cont->creq = creq;
-    cont->cb = cb;
-    cont->cb_data = cb_data;
-    cont->statuses = statuses;
-    cont->persistent = false;
-    cont->plain = true;
-    cont->attached = 0;
-    cont->runs_due = 0;
-    cont->cbs_ran = 0;
-    cont->armed = true;
-    cont->queued = cont->running = cont->failed = false;
-    cont->pending = count + 1;
-
-    for (int i = 0; i < count; ++i) {
-        ompi_request_t *req = reqs[i];
-        ompix_cont_op_t *op = &ops[n];
-
-        if (OPAL_UNLIKELY(MPI_REQUEST_NULL == req)) {
-            if (NULL != statuses) {
-                statuses[i] = ompi_status_empty;
-            }
-            drop++;
-            continue;
-        }
-        n++;
-        reqs[i] = MPI_REQUEST_NULL;
-        op->req = req;
-        op->cont = cont;
-        op->index = i;
-        op->persistent = op->hooked = op->watched = false;
-        if (REQUEST_COMPLETE(req)) {
-            /* Nothing to install: shared static requests (MPI_PROC_NULL)
-             * must never carry our callback. */
-            op->state = OMPIX_CONT_OP_DONE;
-            ompix_cont_op_record(cont, op, req);
-            drop++;
-        } else {
-            op->state = OMPIX_CONT_OP_ARMED;
-            ompix_cont_op_install(op);
-        }
-    }
-    cont->num_ops = n;
-
-    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-    creq->num_conts++;
-    ompix_cont_request_activate(creq);
-    if (0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -drop)) {
-        if ((flags & MPIX_CONT_IMMEDIATE) && !creq->enqueue_complete && !creq->poll_only) {
-            /* Run here: never queued, so nobody else can take it. */
-            cont->armed = false;
-            cont->running = true;
-            run_now = true;
-        } else {
-            ompix_cont_queue_plain_locked(cont);
-        }
-    }
-    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-    if (run_now) {
-        ompix_cont_run(cont);
-    }
-    return OMPI_SUCCESS;
-}
-
 static void ompix_cont_op_construct(ompix_cont_op_t *op)
 {
     op->state = OMPIX_CONT_OP_DETACHED;
@@ -715,6 +595,7 @@ static void ompix_cont_construct(ompix_cont_t *cont)
 {
     for (int i = 0; i < OMPIX_CONT_INLINE_OPS; ++i) {
         OBJ_CONSTRUCT(&cont->inline_ops[i], ompix_cont_op_t);
+        cont->inline_ops[i].cont = cont;   /* for good: ops live in their continuation */
     }
     cont->ops = cont->inline_ops;
     cont->num_ops = 0;

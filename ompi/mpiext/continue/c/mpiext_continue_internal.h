@@ -25,6 +25,14 @@
 
 BEGIN_C_DECLS
 
+/* Loops over the operation requests are unrolled where the count is known
+ * (MPIX_Continue: one, MPIX_Continueall's common case: two). */
+#if defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define OMPIX_CONT_UNROLL _Pragma("GCC unroll 2")
+#else
+#define OMPIX_CONT_UNROLL
+#endif
+
 /* Operations tracked inline in a continuation; larger sets allocate. */
 #define OMPIX_CONT_INLINE_OPS 4
 
@@ -197,7 +205,9 @@ static inline bool ompix_cont_request_deactivate_locked(ompix_cont_request_t *cr
         }
         return false;
     }
-    creq->completing = true;
+    /* Only another thread can see the request between here and
+     * ompix_cont_request_complete. */
+    creq->completing = opal_using_threads();
     creq->super.req_status.MPI_ERROR = creq->failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
     return true;
 }
@@ -316,6 +326,7 @@ static inline int ompix_cont_check_ops(int count, MPI_Request reqs[], MPI_Reques
     int rc;
 
     *plain = !persistent_cont;
+    OMPIX_CONT_UNROLL
     for (int i = 0; i < count; ++i) {
         rc = ompix_cont_check_op(reqs[i], cont_req, persistent_cont, params, plain, why);
         if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
@@ -342,9 +353,6 @@ int ompix_cont_error(int rc, const char *func_name, const char *why);
 int ompix_cont_register(ompix_cont_request_t *creq, int count,
                         ompi_request_t **reqs, MPIX_Continue_cb_function *cb,
                         void *cb_data, int flags, MPI_Status *statuses);
-int ompix_cont_register_plain(ompix_cont_request_t *creq, int count,
-                              ompi_request_t **reqs, MPIX_Continue_cb_function *cb,
-                              void *cb_data, int flags, MPI_Status *statuses);
 void ompix_cont_op_detach(ompix_cont_op_t *op);
 void ompix_cont_op_settle(ompix_cont_op_t *op);
 void ompix_cont_op_done(ompix_cont_op_t *op);
@@ -353,6 +361,136 @@ void ompix_cont_op_account(ompix_cont_op_t *op);
 void ompix_cont_release(ompix_cont_t *cont);
 void ompix_cont_release_locked(ompix_cont_t *cont);
 void ompix_cont_release_free(ompix_cont_t *cont);
+
+/* The registration of a plain continuation (no persistent request, no
+ * MPIX_CONT_PERSISTENT), inline in MPIX_Continue and MPIX_Continueall so
+ * that one and two requests take no further call. */
+void ompix_cont_op_install(ompix_cont_op_t *op);
+ompix_cont_t *ompix_cont_alloc_new(int count);
+
+/* The continuation request's spare if it has one and it fits. */
+static inline ompix_cont_t *ompix_cont_alloc(ompix_cont_request_t *creq, int count)
+{
+    ompix_cont_t *cont = NULL;
+
+    if (OPAL_LIKELY(count <= OMPIX_CONT_INLINE_OPS)) {
+        cont = ompix_cont_spare_take(creq);
+    }
+    return OPAL_LIKELY(NULL != cont) ? cont : ompix_cont_alloc_new(count);
+}
+
+/* Keeps the status and the failure of a completed operation. */
+static inline void ompix_cont_op_record(ompix_cont_t *cont, ompix_cont_op_t *op,
+                                        ompi_request_t *req)
+{
+    /* Generalized requests get their status from the query function, which
+     * runs at the top level before the callback (see ompix_cont_run). */
+    if (OMPI_REQUEST_GEN != req->req_type) {
+        if (NULL != cont->statuses) {
+            cont->statuses[op->index] = req->req_status;
+        }
+        if (OPAL_UNLIKELY(MPI_SUCCESS != req->req_status.MPI_ERROR)) {
+            cont->failed = true;
+        }
+    }
+}
+
+/* Global lock held.  Queues a plain continuation whose round is complete:
+ * it has one round, runs every op, and is not queued yet. */
+static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
+{
+    cont->armed = false;
+    cont->runs_due = 1;
+    cont->queued = true;
+    opal_list_append(&cont->creq->ready, &cont->super.super);
+    OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, 1);
+}
+
+/* Registration without persistent requests or MPIX_CONT_PERSISTENT, in one
+ * pass over the requests: each is taken over and either recorded as done
+ * (complete already: nobody else can see it, no atomics) or armed.  The
+ * guard in `pending` keeps the continuation from firing before the
+ * continuation request counts it; the guard, the null requests and every
+ * op found done are dropped together at the end. */
+static inline __opal_attribute_always_inline__ int
+ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t **reqs,
+                          MPIX_Continue_cb_function *cb, void *cb_data, int flags,
+                          MPI_Status *statuses)
+{
+    ompix_cont_t *cont = ompix_cont_alloc(creq, count);
+    ompix_cont_op_t *ops;
+    int n = 0, drop = 1;
+    bool run_now = false;
+
+    if (OPAL_UNLIKELY(NULL == cont)) {
+        return MPI_ERR_NO_MEM;
+    }
+    ops = cont->ops;
+    cont->creq = creq;
+    cont->cb = cb;
+    cont->cb_data = cb_data;
+    cont->statuses = statuses;
+    cont->persistent = false;
+    cont->plain = true;
+    cont->attached = 0;
+    cont->runs_due = 0;
+    cont->cbs_ran = 0;
+    cont->armed = true;
+    cont->queued = cont->running = cont->failed = false;
+    cont->pending = count + 1;
+
+    OMPIX_CONT_UNROLL
+    for (int i = 0; i < count; ++i) {
+        ompi_request_t *req = reqs[i];
+        ompix_cont_op_t *op = &ops[n];
+
+        if (OPAL_UNLIKELY(MPI_REQUEST_NULL == req)) {
+            if (NULL != statuses) {
+                statuses[i] = ompi_status_empty;
+            }
+            drop++;
+            continue;
+        }
+        n++;
+        reqs[i] = MPI_REQUEST_NULL;
+        /* Released ops are neither hooked nor watched, and a plain
+         * continuation never reads `persistent`. */
+        op->req = req;
+        op->index = i;
+        if (REQUEST_COMPLETE(req)) {
+            /* Nothing to install: shared static requests (MPI_PROC_NULL)
+             * must never carry our callback. */
+            op->state = OMPIX_CONT_OP_DONE;
+            ompix_cont_op_record(cont, op, req);
+            drop++;
+        } else {
+            op->state = OMPIX_CONT_OP_ARMED;
+            ompix_cont_op_install(op);
+        }
+    }
+    cont->num_ops = n;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    creq->num_conts++;
+    ompix_cont_request_activate(creq);
+    /* With no op armed nobody else sees `pending`. */
+    if (count + 1 == drop ? (cont->pending = 0, true)
+                          : 0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -drop)) {
+        if ((flags & MPIX_CONT_IMMEDIATE) && !creq->enqueue_complete && !creq->poll_only) {
+            /* Run here: never queued, so nobody else can take it. */
+            cont->armed = false;
+            cont->running = true;
+            run_now = true;
+        } else {
+            ompix_cont_queue_plain_locked(cont);
+        }
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (run_now) {
+        ompix_cont_run(cont);
+    }
+    return OMPI_SUCCESS;
+}
 
 END_C_DECLS
 

@@ -34,6 +34,128 @@ static OMPIX_CONT_TLS int ompix_cont_progress_depth = 0;
 /* Most watched operations checked per progress call. */
 #define OMPIX_CONT_WATCH_BATCH 8
 
+/* With threads, a continuation can become ready while the thread that
+ * completed its last operation is still inside ompi_request_complete (our
+ * callback runs before the request is marked complete).  Freeing the
+ * request, making it inactive or letting the callback restart it must wait
+ * until that thread is done with it, which takes a few instructions. */
+static void ompix_cont_wait_for_completer(ompi_request_t *req)
+{
+    if (!opal_using_threads()) {
+        return;
+    }
+    while (!REQUEST_COMPLETE(req)) {
+        sched_yield();
+    }
+    opal_atomic_rmb();
+}
+
+/* Completes the operations of one round before the callback sees them:
+ * status queries of generalized requests, freeing taken-over requests,
+ * making persistent requests inactive so the callback may restart them. */
+static bool ompix_cont_run_ops(ompix_cont_t *cont)
+{
+    bool failed = cont->failed;
+
+    for (int i = 0; i < cont->num_ops; ++i) {
+        ompix_cont_op_t *op = &cont->ops[i];
+        ompi_request_t *req = op->req;
+
+        if (!op->needs_run) {
+            continue;
+        }
+        op->needs_run = false;
+        ompix_cont_wait_for_completer(req);
+        if (OMPI_REQUEST_GEN == req->req_type) {
+            ompi_grequest_invoke_query(req, &req->req_status);
+            if (NULL != cont->statuses) {
+                cont->statuses[op->index] = req->req_status;
+            }
+            failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
+        }
+        if (!op->persistent) {
+            op->state = OMPIX_CONT_OP_DETACHED;
+            ompi_request_free(&req);
+            continue;
+        }
+        if (!cont->persistent) {
+            ompix_cont_op_detach(op);
+        }
+        if (OMPI_REQUEST_ACTIVE == req->req_state && REQUEST_COMPLETE(req)) {
+            req->req_state = OMPI_REQUEST_INACTIVE;
+        }
+    }
+    cont->failed = false;
+    return failed;
+}
+
+/* The ops of a plain continuation: all done, none persistent, all freed. */
+static inline bool ompix_cont_run_plain_ops(ompix_cont_t *cont)
+{
+    bool failed = cont->failed, threads = opal_using_threads();
+    ompix_cont_op_t *op = cont->ops;
+
+    for (int i = 0; i < cont->num_ops; ++i, ++op) {
+        ompi_request_t *req = op->req;
+
+        if (OPAL_UNLIKELY(threads)) {
+            ompix_cont_wait_for_completer(req);
+        }
+        if (OPAL_UNLIKELY(OMPI_REQUEST_GEN == req->req_type)) {
+            ompi_grequest_invoke_query(req, &req->req_status);
+            if (NULL != cont->statuses) {
+                cont->statuses[op->index] = req->req_status;
+            }
+            failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
+        }
+        op->state = OMPIX_CONT_OP_DETACHED;
+        ompi_request_free(&req);
+    }
+    cont->failed = false;
+    return failed;
+}
+
+static inline void ompix_cont_callback(ompix_cont_t *cont)
+{
+    if (OPAL_UNLIKELY(0 < cont->cbs_ran)) {
+        /* Ran already, in the completion path (async-signal-safe). */
+        OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, -1);
+    } else {
+        cont->cb(cont->statuses, cont->cb_data);
+    }
+}
+
+/* A plain continuation has one round: after it, the continuation is
+ * released and counted out of its continuation request under one lock, and
+ * it goes back (as the request's spare, or to the free list) before the
+ * request completes: a thread woken by that completion may free it at
+ * once. */
+static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_cont_t *cont)
+{
+    ompix_cont_request_t *creq = cont->creq;
+    bool failed = ompix_cont_run_plain_ops(cont);
+    bool complete, kept;
+
+    ompix_cont_callback(cont);
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    cont->running = false;
+    if (OPAL_UNLIKELY(opal_using_threads())) {
+        ompix_cont_release_locked(cont);     /* an op may still be watched */
+    } else {
+        creq->num_conts--;
+    }
+    kept = ompix_cont_spare_put_locked(creq, cont);
+    complete = ompix_cont_request_deactivate_locked(creq, failed);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (!kept) {
+        ompix_cont_release_free(cont);
+    }
+    if (complete) {
+        ompix_cont_request_complete(creq);
+    }
+}
+
 /* Global lock held.  Takes the first continuation of creq that is not
  * already running on another thread. */
 static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
@@ -93,7 +215,11 @@ int ompix_cont_drain(ompix_cont_request_t *creq, int max)
         if (NULL == cont) {
             break;
         }
-        ompix_cont_run(cont);
+        if (cont->plain) {
+            ompix_cont_run_plain(cont);
+        } else {
+            ompix_cont_run(cont);
+        }
         n++;
     }
     return n;
@@ -118,128 +244,6 @@ static int ompix_cont_drain_any(int max)
         n++;
     }
     return n;
-}
-
-/* With threads, a continuation can become ready while the thread that
- * completed its last operation is still inside ompi_request_complete (our
- * callback runs before the request is marked complete).  Freeing the
- * request, making it inactive or letting the callback restart it must wait
- * until that thread is done with it, which takes a few instructions. */
-static void ompix_cont_wait_for_completer(ompi_request_t *req)
-{
-    if (!opal_using_threads()) {
-        return;
-    }
-    while (!REQUEST_COMPLETE(req)) {
-        sched_yield();
-    }
-    opal_atomic_rmb();
-}
-
-/* Completes the operations of one round before the callback sees them:
- * status queries of generalized requests, freeing taken-over requests,
- * making persistent requests inactive so the callback may restart them. */
-static bool ompix_cont_run_ops(ompix_cont_t *cont)
-{
-    bool failed = cont->failed;
-
-    for (int i = 0; i < cont->num_ops; ++i) {
-        ompix_cont_op_t *op = &cont->ops[i];
-        ompi_request_t *req = op->req;
-
-        if (!op->needs_run) {
-            continue;
-        }
-        op->needs_run = false;
-        ompix_cont_wait_for_completer(req);
-        if (OMPI_REQUEST_GEN == req->req_type) {
-            ompi_grequest_invoke_query(req, &req->req_status);
-            if (NULL != cont->statuses) {
-                cont->statuses[op->index] = req->req_status;
-            }
-            failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
-        }
-        if (!op->persistent) {
-            op->state = OMPIX_CONT_OP_DETACHED;
-            ompi_request_free(&req);
-            continue;
-        }
-        if (!cont->persistent) {
-            ompix_cont_op_detach(op);
-        }
-        if (OMPI_REQUEST_ACTIVE == req->req_state && REQUEST_COMPLETE(req)) {
-            req->req_state = OMPI_REQUEST_INACTIVE;
-        }
-    }
-    cont->failed = false;
-    return failed;
-}
-
-/* The ops of a plain continuation: all done, none persistent, all freed. */
-static bool ompix_cont_run_plain_ops(ompix_cont_t *cont)
-{
-    bool failed = cont->failed, threads = opal_using_threads();
-    ompix_cont_op_t *op = cont->ops;
-
-    for (int i = 0; i < cont->num_ops; ++i, ++op) {
-        ompi_request_t *req = op->req;
-
-        if (OPAL_UNLIKELY(threads)) {
-            ompix_cont_wait_for_completer(req);
-        }
-        if (OPAL_UNLIKELY(OMPI_REQUEST_GEN == req->req_type)) {
-            ompi_grequest_invoke_query(req, &req->req_status);
-            if (NULL != cont->statuses) {
-                cont->statuses[op->index] = req->req_status;
-            }
-            failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
-        }
-        op->state = OMPIX_CONT_OP_DETACHED;
-        ompi_request_free(&req);
-    }
-    cont->failed = false;
-    return failed;
-}
-
-static inline void ompix_cont_callback(ompix_cont_t *cont)
-{
-    if (OPAL_UNLIKELY(0 < cont->cbs_ran)) {
-        /* Ran already, in the completion path (async-signal-safe). */
-        OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, -1);
-    } else {
-        cont->cb(cont->statuses, cont->cb_data);
-    }
-}
-
-/* A plain continuation has one round: after it, the continuation is
- * released and counted out of its continuation request under one lock, and
- * it goes back (as the request's spare, or to the free list) before the
- * request completes: a thread woken by that completion may free it at
- * once. */
-static void ompix_cont_run_plain(ompix_cont_t *cont)
-{
-    ompix_cont_request_t *creq = cont->creq;
-    bool failed = ompix_cont_run_plain_ops(cont);
-    bool complete, kept;
-
-    ompix_cont_callback(cont);
-
-    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-    cont->running = false;
-    if (OPAL_UNLIKELY(opal_using_threads())) {
-        ompix_cont_release_locked(cont);     /* an op may still be watched */
-    } else {
-        creq->num_conts--;
-    }
-    kept = ompix_cont_spare_put_locked(creq, cont);
-    complete = ompix_cont_request_deactivate_locked(creq, failed);
-    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-    if (!kept) {
-        ompix_cont_release_free(cont);
-    }
-    if (complete) {
-        ompix_cont_request_complete(creq);
-    }
 }
 
 void ompix_cont_run(ompix_cont_t *cont)

@@ -188,6 +188,9 @@ int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **out)
 void ompix_cont_request_complete(ompix_cont_request_t *creq)
 {
     ompi_request_complete(&creq->super, true);
+    if (!opal_using_threads()) {
+        return;                 /* nobody could re-activate it meanwhile */
+    }
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     creq->completing = false;
