@@ -115,8 +115,8 @@ static inline bool ompix_cont_test_finished(ompi_request_t *req, int *completed,
 }
 
 /* MPI_Test on one continuation request. */
-static inline __opal_attribute_always_inline__ int ompix_cont_test_one(ompi_request_t **rptr, int *completed,
-                                                                 ompi_status_public_t *status)
+static inline __opal_attribute_always_inline__ int
+ompix_cont_test_one(ompi_request_t **rptr, int *completed, ompi_status_public_t *status)
 {
     ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
     ompix_cont_request_t *prev = ompix_cont_polled;
