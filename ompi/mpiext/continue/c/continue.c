@@ -24,10 +24,11 @@ int MPIX_Continue(MPI_Request *op_request, MPIX_Continue_cb_function *cb,
                   MPI_Request cont_req)
 {
     const char *why = NULL;
+    bool plain;
     int rc;
 
     rc = ompix_cont_check_mpi_state(&why);
-    if (MPI_SUCCESS != rc) {
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
     if (MPI_PARAM_CHECK) {
@@ -40,14 +41,23 @@ int MPIX_Continue(MPI_Request *op_request, MPIX_Continue_cb_function *cb,
             return ompix_cont_error(rc, FUNC_NAME, why);
         }
     }
-    rc = ompix_cont_check_ops(1, op_request, cont_req, flags, MPI_PARAM_CHECK, &why);
-    if (MPI_SUCCESS != rc) {
+    rc = ompix_cont_check_ops(1, op_request, cont_req, flags, MPI_PARAM_CHECK, &plain, &why);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
 
-    rc = ompix_cont_register((ompix_cont_request_t *) cont_req, 1, op_request, cb, cb_data,
-                             flags, MPI_STATUS_IGNORE == status ? NULL : status);
-    if (MPI_SUCCESS != rc) {
+    if (MPI_STATUS_IGNORE == status) {
+        status = NULL;
+    }
+    /* Without persistent requests (the common case) the lean path. */
+    if (OPAL_LIKELY(plain)) {
+        rc = ompix_cont_register_plain((ompix_cont_request_t *) cont_req, 1, op_request, cb,
+                                       cb_data, flags, status);
+    } else {
+        rc = ompix_cont_register((ompix_cont_request_t *) cont_req, 1, op_request, cb, cb_data,
+                                 flags, status);
+    }
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, "out of memory");
     }
     return MPI_SUCCESS;

@@ -20,15 +20,18 @@
 
 static const char FUNC_NAME[] = "MPIX_Continueall";
 
-int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
-                     MPIX_Continue_cb_function *cb, void *cb_data, int flags,
-                     MPI_Status array_of_statuses[], MPI_Request cont_req)
+/* The whole call for one count; MPIX_Continueall instantiates it for two
+ * requests, the common case, so that its loops unroll. */
+static inline __opal_attribute_always_inline__ int
+ompix_cont_continueall(int count, MPI_Request reqs[], MPIX_Continue_cb_function *cb,
+                       void *cb_data, int flags, MPI_Status statuses[], MPI_Request cont_req)
 {
     const char *why = NULL;
+    bool plain;
     int rc;
 
     rc = ompix_cont_check_mpi_state(&why);
-    if (MPI_SUCCESS != rc) {
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
     if (MPI_PARAM_CHECK) {
@@ -37,25 +40,44 @@ int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
             rc = MPI_ERR_COUNT;
             why = "count is negative";
         }
-        if (MPI_SUCCESS == rc && count > 0 && NULL == array_of_op_requests) {
+        if (MPI_SUCCESS == rc && count > 0 && NULL == reqs) {
             rc = MPI_ERR_REQUEST;
             why = "array_of_op_requests is NULL";
         }
-        if (MPI_SUCCESS != rc) {
+        if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
             return ompix_cont_error(rc, FUNC_NAME, why);
         }
     }
-    rc = ompix_cont_check_ops(count, array_of_op_requests, cont_req, flags, MPI_PARAM_CHECK,
-                              &why);
-    if (MPI_SUCCESS != rc) {
+    rc = ompix_cont_check_ops(count, reqs, cont_req, flags, MPI_PARAM_CHECK, &plain, &why);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
 
-    rc = ompix_cont_register((ompix_cont_request_t *) cont_req, count, array_of_op_requests,
-                             cb, cb_data, flags,
-                             MPI_STATUSES_IGNORE == array_of_statuses ? NULL : array_of_statuses);
-    if (MPI_SUCCESS != rc) {
+    if (MPI_STATUSES_IGNORE == statuses) {
+        statuses = NULL;
+    }
+    /* Without persistent requests (the common case) the lean path. */
+    if (OPAL_LIKELY(plain)) {
+        rc = ompix_cont_register_plain((ompix_cont_request_t *) cont_req, count, reqs, cb,
+                                       cb_data, flags, statuses);
+    } else {
+        rc = ompix_cont_register((ompix_cont_request_t *) cont_req, count, reqs, cb, cb_data,
+                                 flags, statuses);
+    }
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, "out of memory");
     }
     return MPI_SUCCESS;
+}
+
+int MPIX_Continueall(int count, MPI_Request array_of_op_requests[],
+                     MPIX_Continue_cb_function *cb, void *cb_data, int flags,
+                     MPI_Status array_of_statuses[], MPI_Request cont_req)
+{
+    if (2 == count) {
+        return ompix_cont_continueall(2, array_of_op_requests, cb, cb_data, flags,
+                                      array_of_statuses, cont_req);
+    }
+    return ompix_cont_continueall(count, array_of_op_requests, cb, cb_data, flags,
+                                  array_of_statuses, cont_req);
 }

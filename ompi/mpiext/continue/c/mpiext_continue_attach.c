@@ -23,7 +23,6 @@
 
 #include "mpiext_continue_internal.h"
 
-static int ompix_cont_op_complete_cb(ompi_request_t *req);
 static int ompix_cont_op_start_wrapper(size_t count, ompi_request_t **reqs);
 static int ompix_cont_op_free_wrapper(ompi_request_t **rptr);
 
@@ -70,6 +69,10 @@ static void ompix_cont_op_unhook(ompix_cont_op_t *op)
 /* Global lock held.  Queues a continuation whose round is complete. */
 static void ompix_cont_fire_locked(ompix_cont_t *cont)
 {
+    if (cont->plain) {
+        ompix_cont_queue_plain_locked(cont);
+        return;
+    }
     cont->armed = false;
     for (int i = 0; i < cont->num_ops; ++i) {
         ompix_cont_op_t *op = &cont->ops[i];
@@ -117,37 +120,29 @@ static void ompix_cont_run_signal_safe(ompix_cont_t *cont)
     OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, 1);
 }
 
-/* Accounts for one completed operation; only the first caller per round
- * gets past the compare-and-swap. */
-void ompix_cont_op_done(ompix_cont_op_t *op)
+/* The one ARMED->DONE transition of an operation per round: true for the
+ * only caller that wins it. */
+static inline bool ompix_cont_op_claim(ompix_cont_op_t *op)
 {
     int32_t expected = OMPIX_CONT_OP_ARMED;
-    ompix_cont_t *cont = op->cont;
-    ompi_request_t *req = op->req;
 
     if (!opal_using_threads()) {
         /* One thread: the callback and our own check cannot interleave. */
         if (OMPIX_CONT_OP_ARMED != op->state) {
-            return;
+            return false;
         }
         op->state = OMPIX_CONT_OP_DONE;
-    } else if (!opal_atomic_compare_exchange_strong_32(&op->state, &expected,
-                                                       OMPIX_CONT_OP_DONE)) {
-        return;
+        return true;
     }
-    if (op->watched) {
-        ompix_cont_watch_remove(op);
-    }
-    /* Generalized requests get their status from the query function, which
-     * runs at the top level before the callback (see ompix_cont_run). */
-    if (OMPI_REQUEST_GEN != req->req_type) {
-        if (NULL != cont->statuses) {
-            cont->statuses[op->index] = req->req_status;
-        }
-        if (MPI_SUCCESS != req->req_status.MPI_ERROR) {
-            cont->failed = true;
-        }
-    }
+    return opal_atomic_compare_exchange_strong_32(&op->state, &expected, OMPIX_CONT_OP_DONE);
+}
+
+/* Counts a claimed and recorded operation; the last one of the round
+ * queues the continuation. */
+void ompix_cont_op_account(ompix_cont_op_t *op)
+{
+    ompix_cont_t *cont = op->cont;
+
     if (0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -1)) {
         if (cont->creq->async_signal_safe && !cont->creq->poll_only) {
             ompix_cont_run_signal_safe(cont);
@@ -156,7 +151,33 @@ void ompix_cont_op_done(ompix_cont_op_t *op)
     }
 }
 
-static int ompix_cont_op_complete_cb(ompi_request_t *req)
+/* Global lock held (the watcher): claims and records an operation whose
+ * completion callback was missed; the caller accounts for it after
+ * letting go of the lock. */
+bool ompix_cont_op_claim_locked(ompix_cont_op_t *op)
+{
+    if (!ompix_cont_op_claim(op)) {
+        return false;
+    }
+    ompix_cont_op_record(op->cont, op, op->req);
+    return true;
+}
+
+/* Accounts for one completed operation; only the first caller per round
+ * gets past the claim. */
+void ompix_cont_op_done(ompix_cont_op_t *op)
+{
+    if (!ompix_cont_op_claim(op)) {
+        return;
+    }
+    if (op->watched) {
+        ompix_cont_watch_remove(op);
+    }
+    ompix_cont_op_record(op->cont, op, op->req);
+    ompix_cont_op_account(op);
+}
+
+int ompix_cont_op_complete_cb(ompi_request_t *req)
 {
     ompix_cont_op_t *op = (ompix_cont_op_t *) req->req_complete_cb_data;
     int rc = 0;
@@ -196,18 +217,13 @@ void ompix_cont_op_settle(ompix_cont_op_t *op)
     }
 }
 
-/* Makes the operation's completion reach ompix_cont_op_done exactly once. */
-static void ompix_cont_op_arm(ompix_cont_op_t *op)
+/* Installs our completion callback on an armed operation whose request was
+ * not complete a moment ago; its completion then reaches ompix_cont_op_done
+ * exactly once. */
+void ompix_cont_op_install(ompix_cont_op_t *op)
 {
     ompi_request_t *req = op->req;
 
-    op->state = OMPIX_CONT_OP_ARMED;
-    if (REQUEST_COMPLETE(req)) {
-        /* Nothing to install: shared static requests (MPI_PROC_NULL) must
-         * never carry our callback. */
-        ompix_cont_op_done(op);
-        return;
-    }
     op->chained_cb = req->req_complete_cb;
     op->chained_cb_data = req->req_complete_cb_data;
     req->req_complete_cb_data = op;
@@ -226,6 +242,19 @@ static void ompix_cont_op_arm(ompix_cont_op_t *op)
          * stored ours and be about to mark the request complete. */
         ompix_cont_watch_add(op);
     }
+}
+
+/* Makes the operation's completion reach ompix_cont_op_done exactly once. */
+static void ompix_cont_op_arm(ompix_cont_op_t *op)
+{
+    op->state = OMPIX_CONT_OP_ARMED;
+    if (REQUEST_COMPLETE(op->req)) {
+        /* Nothing to install: shared static requests (MPI_PROC_NULL) must
+         * never carry our callback. */
+        ompix_cont_op_done(op);
+        return;
+    }
+    ompix_cont_op_install(op);
 }
 
 /* Global lock held. */
@@ -388,7 +417,8 @@ int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const c
     return OMPI_SUCCESS;
 }
 
-static ompix_cont_t *ompix_cont_alloc(int count)
+/* From the free list; more than OMPIX_CONT_INLINE_OPS ops are allocated. */
+ompix_cont_t *ompix_cont_alloc_new(int count)
 {
     opal_free_list_item_t *item = opal_free_list_get(&ompix_cont_global.conts);
     ompix_cont_t *cont = (ompix_cont_t *) item;
@@ -405,22 +435,37 @@ static ompix_cont_t *ompix_cont_alloc(int count)
         }
         for (int i = 0; i < count; ++i) {
             OBJ_CONSTRUCT(&cont->ops[i], ompix_cont_op_t);
+            cont->ops[i].cont = cont;
         }
     }
     return cont;
 }
 
-void ompix_cont_release(ompix_cont_t *cont)
+/* Global lock held.  Takes a continuation that is no longer used off every
+ * list and out of its continuation request's count; the caller then gives
+ * it back with ompix_cont_release_free outside the lock. */
+void ompix_cont_release_locked(ompix_cont_t *cont)
 {
-    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     for (int i = 0; i < cont->num_ops; ++i) {
+        /* A done op can still be on the watch list when its completion
+         * overtook the watch_add. */
         if (OMPIX_CONT_OP_DETACHED != cont->ops[i].state || cont->ops[i].watched) {
             ompix_cont_op_detach_locked(&cont->ops[i]);
         }
     }
     cont->creq->num_conts--;
-    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+}
 
+void ompix_cont_release(ompix_cont_t *cont)
+{
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    ompix_cont_release_locked(cont);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    ompix_cont_release_free(cont);
+}
+
+void ompix_cont_release_free(ompix_cont_t *cont)
+{
     if (cont->ops != cont->inline_ops) {
         for (int i = 0; i < cont->num_ops; ++i) {
             OBJ_DESTRUCT(&cont->ops[i]);
@@ -452,7 +497,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
 {
     bool persistent = 0 != (flags & MPIX_CONT_PERSISTENT);
     bool any_active = false;
-    ompix_cont_t *cont = ompix_cont_alloc(count);
+    ompix_cont_t *cont = ompix_cont_alloc(creq, count);
     int n = 0;
 
     if (NULL == cont) {
@@ -463,6 +508,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
     cont->cb_data = cb_data;
     cont->statuses = statuses;
     cont->persistent = persistent;
+    cont->plain = false;
     cont->attached = 0;
     cont->runs_due = 0;
     cont->cbs_ran = 0;
@@ -489,7 +535,6 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
         }
         op = &cont->ops[n++];
         op->req = reqs[i];
-        op->cont = cont;
         op->index = i;
         op->persistent = reqs[i]->req_persistent;
         op->hooked = op->watched = op->needs_run = false;
@@ -550,6 +595,7 @@ static void ompix_cont_construct(ompix_cont_t *cont)
 {
     for (int i = 0; i < OMPIX_CONT_INLINE_OPS; ++i) {
         OBJ_CONSTRUCT(&cont->inline_ops[i], ompix_cont_op_t);
+        cont->inline_ops[i].cont = cont;   /* for good: ops live in their continuation */
     }
     cont->ops = cont->inline_ops;
     cont->num_ops = 0;

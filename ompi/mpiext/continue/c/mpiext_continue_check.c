@@ -2,7 +2,8 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * Argument checks and error reporting of the MPIX_ entry points
- * (continue_init.c, continue.c, continueall.c).
+ * (continue_init.c, continue.c, continueall.c); the checks of the
+ * registration path are inline in mpiext_continue_internal.h.
  *
  * Two kinds of checks.  Parameter checks look at the arguments only and
  * run inside "if (MPI_PARAM_CHECK)", so --mca mpi_param_check 0 skips them
@@ -50,8 +51,9 @@ static bool ompix_cont_distinct_op(MPI_Request req)
 }
 
 /* A request listed twice would get two continuations hooked on it.  Small
- * arrays (the common case) are checked pairwise without allocating. */
-static int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char **why)
+ * arrays are checked pairwise without allocating (two requests inline, see
+ * ompix_cont_check_ops). */
+int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char **why)
 {
     bool dup = false;
 
@@ -79,29 +81,4 @@ static int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char
         return MPI_ERR_REQUEST;
     }
     return MPI_SUCCESS;
-}
-
-/* One pass over the operation requests: their parameter checks when
- * `params` (MPI_PARAM_CHECK), their state rules always. */
-int ompix_cont_check_ops(int count, MPI_Request reqs[], MPI_Request cont_req, int flags,
-                         bool params, const char **why)
-{
-    bool persistent = 0 != (flags & MPIX_CONT_PERSISTENT);
-    int rc;
-
-    for (int i = 0; i < count; ++i) {
-        if (params && NULL == reqs[i]) {
-            *why = "an operation request is not a valid handle";
-            return MPI_ERR_REQUEST;
-        }
-        if (params && cont_req == reqs[i]) {
-            *why = "the continuation request cannot be one of its own operations";
-            return MPI_ERR_REQUEST;
-        }
-        rc = ompix_cont_op_check_state(reqs[i], persistent, why);
-        if (MPI_SUCCESS != rc) {
-            return rc;
-        }
-    }
-    return params && count > 1 ? ompix_cont_check_duplicates(count, reqs, why) : MPI_SUCCESS;
 }

@@ -25,6 +25,14 @@
 
 BEGIN_C_DECLS
 
+/* Loops over the operation requests are unrolled where the count is known
+ * (MPIX_Continue: one, MPIX_Continueall's common case: two). */
+#if defined(__GNUC__) && !defined(__INTEL_COMPILER)
+#define OMPIX_CONT_UNROLL _Pragma("GCC unroll 2")
+#else
+#define OMPIX_CONT_UNROLL
+#endif
+
 /* Operations tracked inline in a continuation; larger sets allocate. */
 #define OMPIX_CONT_INLINE_OPS 4
 
@@ -73,6 +81,9 @@ struct ompix_cont_t {
     int attached;                  /* persistent ops still attached */
     int runs_due;                  /* rounds completed but not yet run */
     bool persistent;
+    /* No persistent operation and not MPIX_CONT_PERSISTENT: the common case
+     * takes the lean paths (no hooks, one round, every op freed after it). */
+    bool plain;
     bool armed;                    /* this round is counted in creq->num_active */
     bool queued;
     bool running;
@@ -97,6 +108,9 @@ struct ompix_cont_request_t {
     bool any_thread;
     bool async_signal_safe;
     int max_poll;                  /* 0: unlimited */
+    /* The last continuation released, kept for the next registration
+     * (taken with an atomic swap, put back under the global lock). */
+    ompix_cont_t *volatile spare;
 };
 OBJ_CLASS_DECLARATION(ompix_cont_request_t);
 
@@ -118,6 +132,13 @@ extern ompix_cont_global_t ompix_cont_global;
 /* mpiext_continue_progress.c */
 int ompix_cont_global_init(void);
 int ompix_cont_drain(ompix_cont_request_t *creq, int max);
+/* Runs up to max (0: all) ready continuations of creq; a look at its list
+ * without the lock first (a continuation queued meanwhile waits for the
+ * next call). */
+static inline int ompix_cont_drain_ready(ompix_cont_request_t *creq, int max)
+{
+    return opal_list_is_empty(&creq->ready) ? 0 : ompix_cont_drain(creq, max);
+}
 void ompix_cont_run(ompix_cont_t *cont);
 void ompix_cont_watch_add(ompix_cont_op_t *op);
 void ompix_cont_watch_remove(ompix_cont_op_t *op);
@@ -135,10 +156,101 @@ void ompix_cont_wait_uninstall(void);
 
 /* mpiext_continue_request.c */
 int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **creq);
-bool ompix_cont_is_request(const ompi_request_t *req);
+int ompix_cont_request_cancel(ompi_request_t *req, int flag);
 bool ompix_cont_request_busy(ompix_cont_request_t *creq);
-void ompix_cont_request_activate(ompix_cont_request_t *creq);
-void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed);
+void ompix_cont_request_complete(ompix_cont_request_t *creq);
+
+/* Activation and completion run once per continuation: inline. */
+static inline void ompix_cont_request_reset(ompix_cont_request_t *creq)
+{
+    creq->failed = false;
+    creq->super.req_status = ompi_status_empty;
+    creq->super.req_complete = REQUEST_PENDING;
+    opal_atomic_wmb();
+    creq->super.req_state = OMPI_REQUEST_ACTIVE;
+}
+
+/* Called with the global lock held when a continuation is registered or a
+ * persistent continuation is re-armed by MPI_Start. */
+static inline void ompix_cont_request_activate(ompix_cont_request_t *creq)
+{
+    if (0 != creq->num_active++) {
+        return;
+    }
+    if (OPAL_UNLIKELY(creq->completing)) {
+        /* The previous activation is being completed outside the lock on
+         * another thread; it re-arms the request when it is done.  Waiting
+         * here would deadlock if that completion runs a continuation. */
+        creq->reactivate = true;
+        return;
+    }
+    ompix_cont_request_reset(creq);
+}
+
+/* Called with the global lock held after a continuation has run.  Returns
+ * true when this was the last one: the caller then completes the request
+ * with ompix_cont_request_complete, outside the lock. */
+static inline bool ompix_cont_request_deactivate_locked(ompix_cont_request_t *creq, bool failed)
+{
+    creq->failed |= failed;
+    if (0 != --creq->num_active) {
+        return false;
+    }
+    if (OPAL_UNLIKELY(creq->completing)) {
+        /* Re-activated and done again while another thread is still
+         * completing the previous round: that completion covers both. */
+        creq->reactivate = false;
+        if (creq->failed) {
+            creq->super.req_status.MPI_ERROR = MPI_ERR_IN_STATUS;
+        }
+        return false;
+    }
+    /* Only another thread can see the request between here and
+     * ompix_cont_request_complete. */
+    creq->completing = opal_using_threads();
+    creq->super.req_status.MPI_ERROR = creq->failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+    return true;
+}
+
+/* A released continuation with inline ops is kept as its request's spare
+ * for the next registration: taken with an atomic swap, put back under
+ * the global lock (the continuation request cannot be freed meanwhile). */
+static inline ompix_cont_t *ompix_cont_spare_take(ompix_cont_request_t *creq)
+{
+    ompix_cont_t *cont = creq->spare;
+
+    if (NULL == cont) {
+        return NULL;
+    }
+    if (!opal_using_threads()) {
+        creq->spare = NULL;
+        return cont;
+    }
+    return (ompix_cont_t *) opal_atomic_swap_ptr(&creq->spare, 0);
+}
+
+/* Global lock held.  False if the caller must give `cont` back to the free
+ * list. */
+static inline bool ompix_cont_spare_put_locked(ompix_cont_request_t *creq, ompix_cont_t *cont)
+{
+    if (NULL != creq->spare || cont->ops != cont->inline_ops) {
+        return false;
+    }
+    opal_atomic_wmb();
+    creq->spare = cont;
+    return true;
+}
+
+/* Continuation requests are recognized by their cancel function, on every
+ * Test/Wait and registration: inline. */
+static inline bool ompix_cont_is_request(const ompi_request_t *req)
+{
+    return ompix_cont_request_cancel == req->req_cancel;
+}
+
+/* mpiext_continue_attach.c (declared here for the inline checks below) */
+int ompix_cont_op_complete_cb(ompi_request_t *req);
+int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const char **why);
 
 /* mpiext_continue_check.c: argument checks of the MPIX_ entry points.
  * Each returns an MPI error class and sets *why; the entry point reports
@@ -146,15 +258,16 @@ void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed);
 static inline int ompix_cont_check_args(MPIX_Continue_cb_function *cb, int flags,
                                         MPI_Request cont_req, const char **why)
 {
-    if (NULL == cb) {
+    if (OPAL_UNLIKELY(NULL == cb)) {
         *why = "the callback is NULL";
         return MPI_ERR_ARG;
     }
-    if (0 != (flags & ~(MPIX_CONT_IMMEDIATE | MPIX_CONT_PERSISTENT))) {
+    if (OPAL_UNLIKELY(0 != (flags & ~(MPIX_CONT_IMMEDIATE | MPIX_CONT_PERSISTENT)))) {
         *why = "unknown bits in flags (allowed: MPIX_CONT_IMMEDIATE, MPIX_CONT_PERSISTENT)";
         return MPI_ERR_ARG;
     }
-    if (NULL == cont_req || MPI_REQUEST_NULL == cont_req || !ompix_cont_is_request(cont_req)) {
+    if (OPAL_UNLIKELY(NULL == cont_req || MPI_REQUEST_NULL == cont_req
+                      || !ompix_cont_is_request(cont_req))) {
         *why = "cont_req is not a continuation request (create one with MPIX_Continue_init)";
         return MPI_ERR_REQUEST;
     }
@@ -171,20 +284,213 @@ static inline int ompix_cont_check_mpi_state(const char **why)
     }
     return MPI_SUCCESS;
 }
-/* Both, in one pass over the operation requests (parameters if `params`): */
-int ompix_cont_check_ops(int count, MPI_Request reqs[], MPI_Request cont_req, int flags,
-                         bool params, const char **why);
+
+/* One operation request: its parameter checks when `params`, its state
+ * rules always.  A persistent request clears *plain (the continuation then
+ * needs the persistent machinery) and has its rules checked out of line. */
+static inline int ompix_cont_check_op(MPI_Request req, MPI_Request cont_req, bool persistent_cont,
+                                      bool params, bool *plain, const char **why)
+{
+    if (params && OPAL_UNLIKELY(NULL == req)) {
+        *why = "an operation request is not a valid handle";
+        return MPI_ERR_REQUEST;
+    }
+    if (params && OPAL_UNLIKELY(cont_req == req)) {
+        *why = "the continuation request cannot be one of its own operations";
+        return MPI_ERR_REQUEST;
+    }
+    if (MPI_REQUEST_NULL == req) {
+        return MPI_SUCCESS;
+    }
+    if (OPAL_UNLIKELY(ompix_cont_op_complete_cb == req->req_complete_cb
+                      && !REQUEST_COMPLETE(req))) {
+        *why = "an operation request already has a continuation";
+        return MPI_ERR_REQUEST;
+    }
+    if (req->req_persistent) {
+        *plain = false;
+        return ompix_cont_op_check_state(req, persistent_cont, why);
+    }
+    return MPI_SUCCESS;
+}
+
+int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char **why);
+
+/* Every operation request in one pass; *plain as for ompix_cont_check_op,
+ * also cleared by MPIX_CONT_PERSISTENT.  Two requests are compared inline,
+ * longer arrays checked for duplicates out of line. */
+static inline int ompix_cont_check_ops(int count, MPI_Request reqs[], MPI_Request cont_req,
+                                       int flags, bool params, bool *plain, const char **why)
+{
+    bool persistent_cont = 0 != (flags & MPIX_CONT_PERSISTENT);
+    int rc;
+
+    *plain = !persistent_cont;
+    OMPIX_CONT_UNROLL
+    for (int i = 0; i < count; ++i) {
+        rc = ompix_cont_check_op(reqs[i], cont_req, persistent_cont, params, plain, why);
+        if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+            return rc;
+        }
+    }
+    if (!params || count < 2) {
+        return MPI_SUCCESS;
+    }
+    if (2 == count) {
+        /* Open MPI's shared empty request (MPI_PROC_NULL) may repeat. */
+        if (OPAL_UNLIKELY(reqs[0] == reqs[1] && MPI_REQUEST_NULL != reqs[0]
+                          && &ompi_request_empty != reqs[0])) {
+            *why = "the same request appears twice in the operation requests";
+            return MPI_ERR_REQUEST;
+        }
+        return MPI_SUCCESS;
+    }
+    return ompix_cont_check_duplicates(count, reqs, why);
+}
 int ompix_cont_error(int rc, const char *func_name, const char *why);
 
 /* mpiext_continue_attach.c */
-int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const char **why);
 int ompix_cont_register(ompix_cont_request_t *creq, int count,
                         ompi_request_t **reqs, MPIX_Continue_cb_function *cb,
                         void *cb_data, int flags, MPI_Status *statuses);
 void ompix_cont_op_detach(ompix_cont_op_t *op);
 void ompix_cont_op_settle(ompix_cont_op_t *op);
 void ompix_cont_op_done(ompix_cont_op_t *op);
+bool ompix_cont_op_claim_locked(ompix_cont_op_t *op);
+void ompix_cont_op_account(ompix_cont_op_t *op);
 void ompix_cont_release(ompix_cont_t *cont);
+void ompix_cont_release_locked(ompix_cont_t *cont);
+void ompix_cont_release_free(ompix_cont_t *cont);
+
+/* The registration of a plain continuation (no persistent request, no
+ * MPIX_CONT_PERSISTENT), inline in MPIX_Continue and MPIX_Continueall so
+ * that one and two requests take no further call. */
+void ompix_cont_op_install(ompix_cont_op_t *op);
+ompix_cont_t *ompix_cont_alloc_new(int count);
+
+/* The continuation request's spare if it has one and it fits. */
+static inline ompix_cont_t *ompix_cont_alloc(ompix_cont_request_t *creq, int count)
+{
+    ompix_cont_t *cont = NULL;
+
+    if (OPAL_LIKELY(count <= OMPIX_CONT_INLINE_OPS)) {
+        cont = ompix_cont_spare_take(creq);
+    }
+    return OPAL_LIKELY(NULL != cont) ? cont : ompix_cont_alloc_new(count);
+}
+
+/* Keeps the status and the failure of a completed operation. */
+static inline void ompix_cont_op_record(ompix_cont_t *cont, ompix_cont_op_t *op,
+                                        ompi_request_t *req)
+{
+    /* Generalized requests get their status from the query function, which
+     * runs at the top level before the callback (see ompix_cont_run). */
+    if (OMPI_REQUEST_GEN != req->req_type) {
+        if (NULL != cont->statuses) {
+            cont->statuses[op->index] = req->req_status;
+        }
+        if (OPAL_UNLIKELY(MPI_SUCCESS != req->req_status.MPI_ERROR)) {
+            cont->failed = true;
+        }
+    }
+}
+
+/* Global lock held.  Queues a plain continuation whose round is complete:
+ * it has one round, runs every op, and is not queued yet. */
+static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
+{
+    cont->armed = false;
+    cont->runs_due = 1;
+    cont->queued = true;
+    opal_list_append(&cont->creq->ready, &cont->super.super);
+    OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, 1);
+}
+
+/* Registration without persistent requests or MPIX_CONT_PERSISTENT, in one
+ * pass over the requests: each is taken over and either recorded as done
+ * (complete already: nobody else can see it, no atomics) or armed.  The
+ * guard in `pending` keeps the continuation from firing before the
+ * continuation request counts it; the guard, the null requests and every
+ * op found done are dropped together at the end. */
+static inline __opal_attribute_always_inline__ int
+ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t **reqs,
+                          MPIX_Continue_cb_function *cb, void *cb_data, int flags,
+                          MPI_Status *statuses)
+{
+    ompix_cont_t *cont = ompix_cont_alloc(creq, count);
+    ompix_cont_op_t *ops;
+    int n = 0, drop = 1;
+    bool run_now = false;
+
+    if (OPAL_UNLIKELY(NULL == cont)) {
+        return MPI_ERR_NO_MEM;
+    }
+    ops = cont->ops;
+    cont->creq = creq;
+    cont->cb = cb;
+    cont->cb_data = cb_data;
+    cont->statuses = statuses;
+    cont->persistent = false;
+    cont->plain = true;
+    cont->attached = 0;
+    cont->runs_due = 0;
+    cont->cbs_ran = 0;
+    cont->armed = true;
+    cont->queued = cont->running = cont->failed = false;
+    cont->pending = count + 1;
+
+    OMPIX_CONT_UNROLL
+    for (int i = 0; i < count; ++i) {
+        ompi_request_t *req = reqs[i];
+        ompix_cont_op_t *op = &ops[n];
+
+        if (OPAL_UNLIKELY(MPI_REQUEST_NULL == req)) {
+            if (NULL != statuses) {
+                statuses[i] = ompi_status_empty;
+            }
+            drop++;
+            continue;
+        }
+        n++;
+        reqs[i] = MPI_REQUEST_NULL;
+        /* Released ops are neither hooked nor watched, and a plain
+         * continuation never reads `persistent`. */
+        op->req = req;
+        op->index = i;
+        if (REQUEST_COMPLETE(req)) {
+            /* Nothing to install: shared static requests (MPI_PROC_NULL)
+             * must never carry our callback. */
+            op->state = OMPIX_CONT_OP_DONE;
+            ompix_cont_op_record(cont, op, req);
+            drop++;
+        } else {
+            op->state = OMPIX_CONT_OP_ARMED;
+            ompix_cont_op_install(op);
+        }
+    }
+    cont->num_ops = n;
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    creq->num_conts++;
+    ompix_cont_request_activate(creq);
+    /* With no op armed nobody else sees `pending`. */
+    if (count + 1 == drop ? (cont->pending = 0, true)
+                          : 0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -drop)) {
+        if ((flags & MPIX_CONT_IMMEDIATE) && !creq->enqueue_complete && !creq->poll_only) {
+            /* Run here: never queued, so nobody else can take it. */
+            cont->armed = false;
+            cont->running = true;
+            run_now = true;
+        } else {
+            ompix_cont_queue_plain_locked(cont);
+        }
+    }
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (run_now) {
+        ompix_cont_run(cont);
+    }
+    return OMPI_SUCCESS;
+}
 
 END_C_DECLS
 

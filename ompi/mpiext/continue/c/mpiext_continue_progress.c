@@ -34,66 +34,6 @@ static OMPIX_CONT_TLS int ompix_cont_progress_depth = 0;
 /* Most watched operations checked per progress call. */
 #define OMPIX_CONT_WATCH_BATCH 8
 
-/* Global lock held.  Takes the first continuation of creq that is not
- * already running on another thread. */
-static ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
-{
-    ompix_cont_t *cont;
-
-    OPAL_LIST_FOREACH(cont, &creq->ready, ompix_cont_t) {
-        if (cont->running) {
-            continue;
-        }
-        if (0 == --cont->runs_due) {
-            opal_list_remove_item(&creq->ready, &cont->super.super);
-            cont->queued = false;
-        }
-        cont->running = true;
-        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, -1);
-        return cont;
-    }
-    return NULL;
-}
-
-/* Runs up to max (0: all) ready continuations of one continuation request,
- * or, with creq NULL, of every request not reserved for polling. */
-int ompix_cont_drain(ompix_cont_request_t *creq, int max)
-{
-    int n = 0;
-
-    while (0 != ompix_cont_global.num_ready && (max <= 0 || n < max)) {
-        ompix_cont_t *cont = NULL;
-
-        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-        if (NULL != creq) {
-            cont = ompix_cont_pop_locked(creq);
-        } else {
-            opal_list_item_t *item;
-            OPAL_LIST_FOREACH(item, &ompix_cont_global.creqs, opal_list_item_t) {
-                ompix_cont_request_t *c = (ompix_cont_request_t *)
-                    ((char *) item - offsetof(ompix_cont_request_t, live));
-                /* The request being tested counts its own runs against
-                 * max_poll; without a limit, running them here lets the
-                 * test that triggered this progress see it complete. */
-                if (c->poll_only || (c == ompix_cont_polled && c->max_poll > 0)) {
-                    continue;
-                }
-                cont = ompix_cont_pop_locked(c);
-                if (NULL != cont) {
-                    break;
-                }
-            }
-        }
-        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-        if (NULL == cont) {
-            break;
-        }
-        ompix_cont_run(cont);
-        n++;
-    }
-    return n;
-}
-
 /* With threads, a continuation can become ready while the thread that
  * completed its last operation is still inside ompi_request_complete (our
  * callback runs before the request is marked complete).  Freeing the
@@ -149,28 +89,192 @@ static bool ompix_cont_run_ops(ompix_cont_t *cont)
     return failed;
 }
 
-void ompix_cont_run(ompix_cont_t *cont)
+/* The ops of a plain continuation: all done, none persistent, all freed. */
+static inline bool ompix_cont_run_plain_ops(ompix_cont_t *cont)
 {
-    ompix_cont_request_t *creq = cont->creq;
-    bool failed = ompix_cont_run_ops(cont);
-    bool unused;
+    bool failed = cont->failed, threads = opal_using_threads();
+    ompix_cont_op_t *op = cont->ops;
 
-    if (0 < cont->cbs_ran) {
+    for (int i = 0; i < cont->num_ops; ++i, ++op) {
+        ompi_request_t *req = op->req;
+
+        if (OPAL_UNLIKELY(threads)) {
+            ompix_cont_wait_for_completer(req);
+        }
+        if (OPAL_UNLIKELY(OMPI_REQUEST_GEN == req->req_type)) {
+            ompi_grequest_invoke_query(req, &req->req_status);
+            if (NULL != cont->statuses) {
+                cont->statuses[op->index] = req->req_status;
+            }
+            failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
+        }
+        op->state = OMPIX_CONT_OP_DETACHED;
+        ompi_request_free(&req);
+    }
+    cont->failed = false;
+    return failed;
+}
+
+static inline void ompix_cont_callback(ompix_cont_t *cont)
+{
+    if (OPAL_UNLIKELY(0 < cont->cbs_ran)) {
+        /* Ran already, in the completion path (async-signal-safe). */
         OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, -1);
     } else {
         cont->cb(cont->statuses, cont->cb_data);
     }
+}
+
+/* A plain continuation has one round: after it, the continuation is
+ * released and counted out of its continuation request under one lock, and
+ * it goes back (as the request's spare, or to the free list) before the
+ * request completes: a thread woken by that completion may free it at
+ * once. */
+static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_cont_t *cont)
+{
+    ompix_cont_request_t *creq = cont->creq;
+    bool failed = ompix_cont_run_plain_ops(cont);
+    bool complete, kept;
+
+    ompix_cont_callback(cont);
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     cont->running = false;
-    unused = 0 == cont->attached && !cont->armed && !cont->queued;
-    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-    /* Release before completing the continuation request: a thread woken
-     * by that completion may free it at once. */
-    if (unused) {
-        ompix_cont_release(cont);
+    if (OPAL_UNLIKELY(opal_using_threads())) {
+        ompix_cont_release_locked(cont);     /* an op may still be watched */
+    } else {
+        creq->num_conts--;
     }
-    ompix_cont_request_deactivate(creq, failed);
+    kept = ompix_cont_spare_put_locked(creq, cont);
+    complete = ompix_cont_request_deactivate_locked(creq, failed);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (!kept) {
+        ompix_cont_release_free(cont);
+    }
+    if (complete) {
+        ompix_cont_request_complete(creq);
+    }
+}
+
+/* Global lock held.  Takes the first continuation of creq that is not
+ * already running on another thread. */
+static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
+{
+    ompix_cont_t *cont;
+
+    OPAL_LIST_FOREACH(cont, &creq->ready, ompix_cont_t) {
+        if (OPAL_UNLIKELY(cont->running)) {
+            continue;
+        }
+        if (0 == --cont->runs_due) {
+            opal_list_remove_item(&creq->ready, &cont->super.super);
+            cont->queued = false;
+        }
+        cont->running = true;
+        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, -1);
+        return cont;
+    }
+    return NULL;
+}
+
+/* Global lock held.  The first ready continuation of any request that is
+ * not reserved for polling. */
+static ompix_cont_t *ompix_cont_pop_any_locked(void)
+{
+    opal_list_item_t *item;
+
+    OPAL_LIST_FOREACH(item, &ompix_cont_global.creqs, opal_list_item_t) {
+        ompix_cont_request_t *c = (ompix_cont_request_t *)
+            ((char *) item - offsetof(ompix_cont_request_t, live));
+        ompix_cont_t *cont;
+        /* The request being tested counts its own runs against max_poll;
+         * without a limit, running them here lets the test that triggered
+         * this progress see it complete. */
+        if (c->poll_only || (c == ompix_cont_polled && c->max_poll > 0)) {
+            continue;
+        }
+        cont = ompix_cont_pop_locked(c);
+        if (NULL != cont) {
+            return cont;
+        }
+    }
+    return NULL;
+}
+
+/* See ompix_cont_drain_ready. */
+int ompix_cont_drain(ompix_cont_request_t *creq, int max)
+{
+    int n = 0;
+
+    while (!opal_list_is_empty(&creq->ready) && (max <= 0 || n < max)) {
+        ompix_cont_t *cont;
+
+        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+        cont = ompix_cont_pop_locked(creq);
+        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        if (NULL == cont) {
+            break;
+        }
+        if (cont->plain) {
+            ompix_cont_run_plain(cont);
+        } else {
+            ompix_cont_run(cont);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Runs up to max ready continuations of requests not reserved for
+ * polling. */
+static int ompix_cont_drain_any(int max)
+{
+    int n = 0;
+
+    while (0 != ompix_cont_global.num_ready && n < max) {
+        ompix_cont_t *cont;
+
+        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+        cont = ompix_cont_pop_any_locked();
+        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        if (NULL == cont) {
+            break;
+        }
+        ompix_cont_run(cont);
+        n++;
+    }
+    return n;
+}
+
+void ompix_cont_run(ompix_cont_t *cont)
+{
+    ompix_cont_request_t *creq;
+    bool failed, unused, complete, kept = false;
+
+    if (cont->plain) {
+        ompix_cont_run_plain(cont);
+        return;
+    }
+    creq = cont->creq;
+    failed = ompix_cont_run_ops(cont);
+    ompix_cont_callback(cont);
+
+    /* As for a plain one; a persistent continuation may stay. */
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    cont->running = false;
+    unused = 0 == cont->attached && !cont->armed && !cont->queued;
+    if (unused) {
+        ompix_cont_release_locked(cont);
+        kept = ompix_cont_spare_put_locked(creq, cont);
+    }
+    complete = ompix_cont_request_deactivate_locked(creq, failed);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (unused && !kept) {
+        ompix_cont_release_free(cont);
+    }
+    if (complete) {
+        ompix_cont_request_complete(creq);
+    }
 }
 
 void ompix_cont_watch_add(ompix_cont_op_t *op)
@@ -215,14 +319,19 @@ static int ompix_cont_watch_scan(void)
         op->watched = false;
         OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
         if (OMPIX_CONT_OP_ARMED == op->state) {
-            missed[n++] = op;
+            /* Settled and recorded under the lock: the owner of a
+             * persistent request may free it (and detach the op, under
+             * this lock) as soon as we let go. */
+            ompix_cont_op_settle(op);
+            if (ompix_cont_op_claim_locked(op)) {
+                missed[n++] = op;
+            }
         }
     }
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
 
     for (int i = 0; i < n; ++i) {
-        ompix_cont_op_settle(missed[i]);
-        ompix_cont_op_done(missed[i]);
+        ompix_cont_op_account(missed[i]);
     }
     return n;
 }
@@ -236,7 +345,7 @@ static int ompix_cont_progress(void)
     }
     if (0 != ompix_cont_global.num_ready && 0 == ompix_cont_progress_depth) {
         ompix_cont_progress_depth++;
-        n += ompix_cont_drain(NULL, OMPIX_CONT_PROGRESS_BATCH);
+        n += ompix_cont_drain_any(OMPIX_CONT_PROGRESS_BATCH);
         ompix_cont_progress_depth--;
     }
     return n;

@@ -30,7 +30,7 @@ static int ompix_cont_request_start(size_t count, ompi_request_t **reqs)
 
 /* Cancelling a continuation request has no effect: MPI allows a cancel
  * that does not succeed, and the request then completes normally. */
-static int ompix_cont_request_cancel(ompi_request_t *req, int flag)
+int ompix_cont_request_cancel(ompi_request_t *req, int flag)
 {
     (void) req;
     (void) flag;
@@ -78,15 +78,13 @@ static int ompix_cont_request_free(ompi_request_t **rptr)
         /* The request stays valid: the user can wait for it and free it. */
         return MPI_ERR_REQUEST;
     }
+    if (NULL != creq->spare) {
+        opal_free_list_return(&ompix_cont_global.conts, &creq->spare->super);
+    }
     OMPI_REQUEST_FINI(&creq->super);
     OBJ_RELEASE(creq);
     *rptr = MPI_REQUEST_NULL;
     return OMPI_SUCCESS;
-}
-
-bool ompix_cont_is_request(const ompi_request_t *req)
-{
-    return ompix_cont_request_cancel == req->req_cancel;
 }
 
 static void ompix_cont_request_construct(ompix_cont_request_t *creq)
@@ -99,6 +97,7 @@ static void ompix_cont_request_construct(ompix_cont_request_t *creq)
     creq->reactivate = false;
     creq->delivering = false;
     creq->failed = false;
+    creq->spare = NULL;
 }
 
 static void ompix_cont_request_destruct(ompix_cont_request_t *creq)
@@ -184,62 +183,14 @@ int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **out)
     return OMPI_SUCCESS;
 }
 
-static void ompix_cont_request_reset(ompix_cont_request_t *creq)
+/* Outside the lock: completing may run the completion callback of a
+ * continuation attached to this continuation request, which takes it. */
+void ompix_cont_request_complete(ompix_cont_request_t *creq)
 {
-    creq->failed = false;
-    creq->super.req_status = ompi_status_empty;
-    creq->super.req_complete = REQUEST_PENDING;
-    opal_atomic_wmb();
-    creq->super.req_state = OMPI_REQUEST_ACTIVE;
-}
-
-/* Called with the global lock held when a continuation is registered or a
- * persistent continuation is re-armed by MPI_Start. */
-void ompix_cont_request_activate(ompix_cont_request_t *creq)
-{
-    if (0 != creq->num_active++) {
-        return;
-    }
-    if (creq->completing) {
-        /* The previous activation is being completed outside the lock on
-         * another thread; it re-arms the request when it is done.  Waiting
-         * here would deadlock if that completion runs a continuation. */
-        creq->reactivate = true;
-        return;
-    }
-    ompix_cont_request_reset(creq);
-}
-
-/* Called without the lock after a continuation has run. */
-void ompix_cont_request_deactivate(ompix_cont_request_t *creq, bool failed)
-{
-    bool complete;
-
-    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-    creq->failed |= failed;
-    complete = (0 == --creq->num_active);
-    if (complete && creq->completing) {
-        /* Re-activated and done again while another thread is still
-         * completing the previous round: that completion covers both. */
-        creq->reactivate = false;
-        if (creq->failed) {
-            creq->super.req_status.MPI_ERROR = MPI_ERR_IN_STATUS;
-        }
-        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-        return;
-    }
-    if (complete) {
-        creq->completing = true;
-        creq->super.req_status.MPI_ERROR = creq->failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
-    }
-    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-    if (!complete) {
-        return;
-    }
-
-    /* Outside the lock: completing may run the completion callback of a
-     * continuation attached to this continuation request, which takes it. */
     ompi_request_complete(&creq->super, true);
+    if (!opal_using_threads()) {
+        return;                 /* nobody could re-activate it meanwhile */
+    }
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     creq->completing = false;

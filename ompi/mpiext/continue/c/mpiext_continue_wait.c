@@ -81,23 +81,53 @@ static void ompix_cont_drain_all(size_t count, ompi_request_t **reqs)
     for (size_t i = 0; i < count; ++i) {
         if (ompix_cont_is_request(reqs[i])) {
             ompix_cont_request_t *creq = (ompix_cont_request_t *) reqs[i];
-            ompix_cont_drain(creq, creq->max_poll);
+            ompix_cont_drain_ready(creq, creq->max_poll);
         }
     }
 }
 
-static int ompix_cont_test(ompi_request_t **rptr, int *completed, ompi_status_public_t *status)
+/* Open MPI's test of a persistent request that is inactive or complete
+ * (ompi_request_default_test), without its call and full barrier: the
+ * continuation request usually is complete once its continuations ran.
+ * False when the request is still pending. */
+static inline bool ompix_cont_test_finished(ompi_request_t *req, int *completed,
+                                            ompi_status_public_t *status, int *rc)
+{
+    if (OMPI_REQUEST_INACTIVE == req->req_state) {
+        *completed = true;
+        if (MPI_STATUS_IGNORE != status) {
+            OMPI_COPY_STATUS(status, ompi_status_empty, false);
+        }
+        *rc = OMPI_SUCCESS;
+        return true;
+    }
+    if (!REQUEST_COMPLETE(req)) {
+        return false;
+    }
+    opal_atomic_rmb();
+    *completed = true;
+    if (MPI_STATUS_IGNORE != status) {
+        OMPI_COPY_STATUS(status, req->req_status, false);
+    }
+    req->req_state = OMPI_REQUEST_INACTIVE;
+    *rc = req->req_status.MPI_ERROR;
+    return true;
+}
+
+/* MPI_Test on one continuation request. */
+static inline __opal_attribute_always_inline__ int
+ompix_cont_test_one(ompi_request_t **rptr, int *completed, ompi_status_public_t *status)
 {
     ompix_cont_request_t *creq = (ompix_cont_request_t *) *rptr;
     ompix_cont_request_t *prev = ompix_cont_polled;
     int rc, ran;
 
-    if (!ompix_cont_is_request(*rptr)) {
-        return OMPIX_CONT_ORIG.req_test(rptr, completed, status);
-    }
     ompix_cont_polled = creq;
-    ran = ompix_cont_drain(creq, creq->max_poll);
-    rc = OMPIX_CONT_ORIG.req_test(rptr, completed, status);
+    ran = ompix_cont_drain_ready(creq, creq->max_poll);
+    if (!ompix_cont_test_finished(*rptr, completed, status, &rc)) {
+        /* Open MPI's test, for the progress call it makes. */
+        rc = OMPIX_CONT_ORIG.req_test(rptr, completed, status);
+    }
     if (!*completed && (creq->max_poll <= 0 || ran < creq->max_poll)
         && !opal_list_is_empty(&creq->ready)) {
         /* The progress inside that test made continuations ready: run
@@ -106,10 +136,18 @@ static int ompix_cont_test(ompi_request_t **rptr, int *completed, ompi_status_pu
         rc = OMPIX_CONT_ORIG.req_test(rptr, completed, status);
     }
     ompix_cont_polled = prev;
-    if (OMPI_SUCCESS != rc) {
+    if (OPAL_UNLIKELY(OMPI_SUCCESS != rc)) {
         ompix_cont_mark_delivery(1, rptr);
     }
     return rc;
+}
+
+static int ompix_cont_test(ompi_request_t **rptr, int *completed, ompi_status_public_t *status)
+{
+    if (!ompix_cont_is_request(*rptr)) {
+        return OMPIX_CONT_ORIG.req_test(rptr, completed, status);
+    }
+    return ompix_cont_test_one(rptr, completed, status);
 }
 
 static int ompix_cont_test_any(size_t count, ompi_request_t **reqs, int *index,
@@ -177,7 +215,7 @@ static int ompix_cont_wait(ompi_request_t **rptr, ompi_status_public_t *status)
         return OMPIX_CONT_ORIG.req_wait(rptr, status);
     }
     do {
-        rc = ompix_cont_test(rptr, &completed, status);
+        rc = ompix_cont_test_one(rptr, &completed, status);
     } while (!completed);
     return rc;
 }
