@@ -325,21 +325,21 @@ static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int
     char *tmp;
 
     if (NULL != acc->rbuf) {
-        ompi_datatype_sndrcv(tp, tcount, tdt, acc->rbuf, n, acc->prim);
+        mca_osc_rdma2_copy_local(tp, tcount, tdt, acc->rbuf, (int) n, acc->prim);
     }
     if (mca_osc_rdma2_is_no_op(acc->op)) {
         return OMPI_SUCCESS;
     }
     if (mca_osc_rdma2_is_replace(acc->op)) {
-        return ompi_datatype_sndrcv((void *) acc->obuf, n, acc->prim, tp, tcount, tdt);
+        return mca_osc_rdma2_copy_local(acc->obuf, (int) n, acc->prim, tp, tcount, tdt);
     }
     ompi_datatype_get_extent(acc->prim, &lb, &extent);
     span = n * (size_t) extent;
     tmp = malloc(span);
     if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
-    ompi_datatype_sndrcv(tp, tcount, tdt, tmp, n, acc->prim);
+    mca_osc_rdma2_copy_local(tp, tcount, tdt, tmp, (int) n, acc->prim);
     ompi_op_reduce(acc->op, (void *) acc->obuf, tmp, (int) n, acc->prim);
-    ompi_datatype_sndrcv(tmp, n, acc->prim, tp, tcount, tdt);
+    mca_osc_rdma2_copy_local(tmp, (int) n, acc->prim, tp, tcount, tdt);
     free(tmp);
     return OMPI_SUCCESS;
 }
@@ -351,7 +351,7 @@ static int mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t radd
                                    ompi_datatype_t *tdt, size_t n)
 {
     mca_osc_rdma2_peer_t *peer = acc->peer;
-    ptrdiff_t true_lb, true_extent, lb, extent;
+    ptrdiff_t true_lb, true_extent, lb, extent, rep, lo;
     char *span = NULL, *tp;
     size_t len;
     int ret, ret2;
@@ -363,12 +363,16 @@ static int mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t radd
         ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
         opal_atomic_wmb();
     } else {
+        /* the bytes (tcount, tdt) covers; a negative extent repeats the
+         * type downwards */
         ompi_datatype_get_true_extent(tdt, &true_lb, &true_extent);
         ompi_datatype_get_extent(tdt, &lb, &extent);
-        len = true_extent + (size_t) (tcount - 1) * extent;
+        rep = (ptrdiff_t) (tcount - 1) * extent;
+        lo = true_lb + (rep < 0 ? rep : 0);
+        len = (size_t) (true_lb + true_extent + (rep > 0 ? rep : 0) - lo);
         span = malloc(len);
         ret = NULL == span ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
-        tp = span - true_lb;
+        tp = span - lo;
         if (OMPI_SUCCESS == ret) {
             ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tp, tcount, tdt, raddr, tcount, tdt);
         }
@@ -406,7 +410,7 @@ static int mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt,
     }
     *to_free = *out = malloc(n * (size_t) pextent);
     if (NULL == *out) return OMPI_ERR_OUT_OF_RESOURCE;
-    return ompi_datatype_sndrcv((void *) buf, count, dt, *out, n, prim);
+    return mca_osc_rdma2_copy_local(buf, count, dt, *out, (int) n, prim);
 }
 
 /* Where old target elements are collected: the user's result buffer when
@@ -481,7 +485,7 @@ static int mca_osc_rdma2_acc_common(const void *origin, int ocount, ompi_datatyp
             : mca_osc_rdma2_lock_path(&acc, raddr, tcount, tdt, n);
     }
     if (OMPI_SUCCESS == ret && NULL != result && !result_direct) {
-        ret = ompi_datatype_sndrcv(acc.rbuf, n, acc.prim, result, rcount, rdt);
+        ret = mca_osc_rdma2_copy_local(acc.rbuf, (int) n, acc.prim, result, rcount, rdt);
     }
     free(ofree);
     free(rfree);
