@@ -503,16 +503,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
     if (NULL == cont) {
         return MPI_ERR_NO_MEM;
     }
-    cont->creq = creq;
-    cont->cb = cb;
-    cont->cb_data = cb_data;
-    cont->statuses = statuses;
-    cont->persistent = persistent;
-    cont->plain = false;
-    cont->attached = 0;
-    cont->runs_due = 0;
-    cont->cbs_ran = 0;
-    cont->armed = cont->queued = cont->running = cont->failed = false;
+    ompix_cont_init(cont, creq, cb, cb_data, statuses, persistent, false);
 
     /* The guard (+1) keeps the continuation from firing while we attach. */
     for (int i = 0; i < count; ++i) {

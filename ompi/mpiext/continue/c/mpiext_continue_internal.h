@@ -406,6 +406,23 @@ static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
     OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, 1);
 }
 
+/* A continuation's state at registration (both registration paths). */
+static inline void ompix_cont_init(ompix_cont_t *cont, ompix_cont_request_t *creq,
+                                   MPIX_Continue_cb_function *cb, void *cb_data,
+                                   MPI_Status *statuses, bool persistent, bool plain)
+{
+    cont->creq = creq;
+    cont->cb = cb;
+    cont->cb_data = cb_data;
+    cont->statuses = statuses;
+    cont->persistent = persistent;
+    cont->plain = plain;
+    cont->attached = 0;
+    cont->runs_due = 0;
+    cont->cbs_ran = 0;
+    cont->armed = cont->queued = cont->running = cont->failed = false;
+}
+
 /* Registration without persistent requests or MPIX_CONT_PERSISTENT, in one
  * pass over the requests: each is taken over and either recorded as done
  * (complete already: nobody else can see it, no atomics) or armed.  The
@@ -426,17 +443,8 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
         return MPI_ERR_NO_MEM;
     }
     ops = cont->ops;
-    cont->creq = creq;
-    cont->cb = cb;
-    cont->cb_data = cb_data;
-    cont->statuses = statuses;
-    cont->persistent = false;
-    cont->plain = true;
-    cont->attached = 0;
-    cont->runs_due = 0;
-    cont->cbs_ran = 0;
+    ompix_cont_init(cont, creq, cb, cb_data, statuses, false, true);
     cont->armed = true;
-    cont->queued = cont->running = cont->failed = false;
     cont->pending = count + 1;
 
     OMPIX_CONT_UNROLL
