@@ -128,19 +128,8 @@ static uint64_t mca_osc_rdma2_apply(const mca_osc_rdma2_acc_t *acc, uint64_t cur
     return nv;
 }
 
-/* A native atomic for this op on a whole word, if any. */
-static bool mca_osc_rdma2_native_op(const mca_osc_rdma2_acc_t *acc, size_t wsize,
-                                    mca_common_ompix_atomic_op_t *aop)
-{
-    if (acc->esize != wsize) return false;
-    if (mca_osc_rdma2_is_replace(acc->op)) { *aop = MCA_COMMON_OMPIX_ATOMIC_SWAP; return true; }
-    if (!mca_osc_rdma2_int_type(acc->prim)) return false;
-    if (acc->op == &ompi_mpi_op_sum.op) { *aop = MCA_COMMON_OMPIX_ATOMIC_ADD; return true; }
-    if (acc->op == &ompi_mpi_op_band.op) { *aop = MCA_COMMON_OMPIX_ATOMIC_AND; return true; }
-    if (acc->op == &ompi_mpi_op_bor.op) { *aop = MCA_COMMON_OMPIX_ATOMIC_OR; return true; }
-    if (acc->op == &ompi_mpi_op_bxor.op) { *aop = MCA_COMMON_OMPIX_ATOMIC_XOR; return true; }
-    return false;
-}
+static inline bool mca_osc_rdma2_acc_native(const struct mca_osc_rdma2_acc_t *acc, size_t wsize,
+                                            mca_common_ompix_atomic_op_t *aop);
 
 typedef int (*mca_osc_rdma2_fetch_op_fn_t)(struct mca_osc_rdma2_peer_t *,
                                            const mca_osc_rdma2_win_mem_t *,
@@ -171,7 +160,7 @@ mca_osc_rdma2_elem_update(const mca_osc_rdma2_acc_t *acc, uint64_t ra, const voi
 
     if (mca_osc_rdma2_is_no_op(acc->op)) {
         ret = load(acc->peer, acc->mem, &cur, wsize, wa);
-    } else if (mca_osc_rdma2_native_op(acc, wsize, &aop)) {
+    } else if (mca_osc_rdma2_acc_native(acc, wsize, &aop)) {
         memcpy(&v, src, wsize);
         ret = fetch_op(acc->peer, acc->mem, aop, v, &cur, wsize, wa);
     } else {
@@ -602,6 +591,15 @@ static inline bool mca_osc_rdma2_fast_native(ompi_op_t *op, uint8_t c,
     case OMPI_OP_BXOR: *aop = MCA_COMMON_OMPIX_ATOMIC_XOR; return true;
     default: return false;
     }
+}
+
+/* The same for the element algorithm: a native atomic when the element is
+ * the whole word. */
+static inline bool mca_osc_rdma2_acc_native(const mca_osc_rdma2_acc_t *acc, size_t wsize,
+                                            mca_common_ompix_atomic_op_t *aop)
+{
+    return acc->esize == wsize &&
+           mca_osc_rdma2_fast_native(acc->op, mca_osc_rdma2_elem_class(acc->prim), aop);
 }
 
 /* One element the fast path could not do with one native atomic: the
