@@ -147,7 +147,7 @@ static void contention(int flavor)
 /* Over TCP: requests outstanding while the target makes no progress. */
 static void outstanding(void)
 {
-    char name[64];
+    char name[64] = {0};
     volatile int *flag;
     struct rwin w;
     MPI_Request req[16];
