@@ -19,6 +19,8 @@
  * The op itself is always Open MPI's own (ompi_op_reduce), so results are
  * exact for every type.  Target memory is reached through its path
  * (osc_rdma2_path.h); single elements to mapped targets take a fast path.
+ * Raccumulate/Rget_accumulate through the lock to memory UCX reaches run
+ * as a state machine (end of this file).
  */
 #include "ompi_config.h"
 
@@ -34,6 +36,8 @@
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_passive.h"
 #include "osc_rdma2_path_mapped.h"
+#include "osc_rdma2_path_ucx.h"
+#include "osc_rdma2_state.h"
 
 #define MCA_OSC_RDMA2_IOV_BATCH 32
 
@@ -429,56 +433,96 @@ static int mca_osc_rdma2_result_buffer(void *result, int rcount, ompi_datatype_t
     return NULL == *rbuf ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
 }
 
+/* What every accumulate of the general path checks and computes before it
+ * touches memory: peer, epoch, range, element type, op, sizes; *n is the
+ * number of elements (0: nothing to do).  NO_OP ignores the origin. */
+static int mca_osc_rdma2_acc_setup(mca_osc_rdma2_acc_t *acc, const void **origin, int *ocount,
+                                   ompi_datatype_t **odt, void *result, int rcount,
+                                   ompi_datatype_t *rdt, int target, ptrdiff_t disp, int tcount,
+                                   ompi_datatype_t *tdt, uint64_t *raddr, size_t *n)
+{
+    size_t tsize, rsize;
+    int ret;
+
+    *n = 0;
+    if (mca_osc_rdma2_is_no_op(acc->op)) {
+        *origin = NULL; *ocount = tcount; *odt = tdt;
+    }
+    ret = mca_osc_rdma2_prepare(acc->module, target, *ocount, *odt, disp, tcount, tdt, &acc->peer,
+                                &acc->mem, raddr);
+    if (OMPI_SUCCESS != ret || 0 == tcount) return ret;
+    acc->prim = mca_osc_rdma2_prim(tdt);
+    if (NULL == acc->prim || (NULL != *origin && mca_osc_rdma2_prim(*odt) != acc->prim)) {
+        return MPI_ERR_TYPE;
+    }
+    if (!mca_osc_rdma2_op_valid(acc->op, acc->prim)) {
+        return MPI_ERR_OP;
+    }
+    ompi_datatype_type_size(tdt, &tsize);
+    ompi_datatype_type_size(acc->prim, &acc->esize);
+    if (NULL != result) {
+        ompi_datatype_type_size(rdt, &rsize);
+        if (rsize * (size_t) rcount != tsize * (size_t) tcount) return MPI_ERR_TYPE;
+    }
+    *n = tsize * (size_t) tcount / acc->esize;
+    return OMPI_SUCCESS;
+}
+
+/* Accumulates from one origin to one target stay in order: blocking ones
+ * wait for the request-based ones still queued toward it. */
+static inline void mca_osc_rdma2_acc_in_order(mca_osc_rdma2_peer_t *peer)
+{
+    if (OPAL_UNLIKELY(NULL != peer->sync->acc_running)) {
+        mca_osc_rdma2_acc_wait_peer(peer);
+    }
+}
+
+/* The rest of a blocking accumulate: pack, update, unpack. */
+static int mca_osc_rdma2_acc_run(mca_osc_rdma2_acc_t *acc, const void *origin, int ocount,
+                                 ompi_datatype_t *odt, void *result, int rcount,
+                                 ompi_datatype_t *rdt, uint64_t raddr, int tcount,
+                                 ompi_datatype_t *tdt, size_t n)
+{
+    char *ofree = NULL, *rfree = NULL, stackbuf[128];
+    bool result_direct = false;
+    int ret = OMPI_SUCCESS;
+
+    if (NULL != origin) {
+        ret = mca_osc_rdma2_pack(origin, ocount, odt, acc->prim, n, (char **) &acc->obuf, &ofree);
+    }
+    if (OMPI_SUCCESS == ret && NULL != result) {
+        ret = mca_osc_rdma2_result_buffer(result, rcount, rdt, acc->prim, n, stackbuf,
+                                          sizeof(stackbuf), &acc->rbuf, &rfree, &result_direct);
+    }
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_osc_rdma2_element_type(acc->module, acc->peer, acc->prim)
+            ? mca_osc_rdma2_element_path(acc, raddr, tcount, tdt)
+            : mca_osc_rdma2_lock_path(acc, raddr, tcount, tdt, n);
+    }
+    if (OMPI_SUCCESS == ret && NULL != result && !result_direct) {
+        ret = mca_osc_rdma2_copy_local(acc->rbuf, (int) n, acc->prim, result, rcount, rdt);
+    }
+    free(ofree);
+    free(rfree);
+    return ret;
+}
+
 static int mca_osc_rdma2_acc_common(const void *origin, int ocount, ompi_datatype_t *odt,
                                     void *result, int rcount, ompi_datatype_t *rdt, int target,
                                     ptrdiff_t disp, int tcount, ompi_datatype_t *tdt, ompi_op_t *op,
                                     ompi_win_t *win)
 {
     mca_osc_rdma2_acc_t acc = { .module = MCA_OSC_RDMA2_MODULE(win), .op = op };
-    char *ofree = NULL, *rfree = NULL, stackbuf[128];
-    bool result_direct = false;
-    size_t tsize, rsize, n;
     uint64_t raddr;
+    size_t n;
     int ret;
 
-    if (mca_osc_rdma2_is_no_op(op)) {       /* origin arguments are ignored */
-        origin = NULL; ocount = tcount; odt = tdt;
-    }
-    ret = mca_osc_rdma2_prepare(acc.module, target, ocount, odt, disp, tcount, tdt, &acc.peer,
-                                &acc.mem, &raddr);
-    if (OMPI_SUCCESS != ret || 0 == tcount) return ret;
-    acc.prim = mca_osc_rdma2_prim(tdt);
-    if (NULL == acc.prim || (NULL != origin && mca_osc_rdma2_prim(odt) != acc.prim)) {
-        return MPI_ERR_TYPE;
-    }
-    if (!mca_osc_rdma2_op_valid(op, acc.prim)) {
-        return MPI_ERR_OP;
-    }
-    ompi_datatype_type_size(tdt, &tsize);
-    ompi_datatype_type_size(acc.prim, &acc.esize);
-    n = tsize * (size_t) tcount / acc.esize;
-    if (NULL != result) {
-        ompi_datatype_type_size(rdt, &rsize);
-        if (rsize * (size_t) rcount != tsize * (size_t) tcount) return MPI_ERR_TYPE;
-    }
-    if (NULL != origin) {
-        ret = mca_osc_rdma2_pack(origin, ocount, odt, acc.prim, n, (char **) &acc.obuf, &ofree);
-    }
-    if (OMPI_SUCCESS == ret && NULL != result) {
-        ret = mca_osc_rdma2_result_buffer(result, rcount, rdt, acc.prim, n, stackbuf,
-                                          sizeof(stackbuf), &acc.rbuf, &rfree, &result_direct);
-    }
-    if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_element_type(acc.module, acc.peer, acc.prim)
-            ? mca_osc_rdma2_element_path(&acc, raddr, tcount, tdt)
-            : mca_osc_rdma2_lock_path(&acc, raddr, tcount, tdt, n);
-    }
-    if (OMPI_SUCCESS == ret && NULL != result && !result_direct) {
-        ret = mca_osc_rdma2_copy_local(acc.rbuf, (int) n, acc.prim, result, rcount, rdt);
-    }
-    free(ofree);
-    free(rfree);
-    return ret;
+    ret = mca_osc_rdma2_acc_setup(&acc, &origin, &ocount, &odt, result, rcount, rdt, target, disp,
+                                  tcount, tdt, &raddr, &n);
+    if (OMPI_SUCCESS != ret || 0 == n) return ret;
+    mca_osc_rdma2_acc_in_order(acc.peer);
+    return mca_osc_rdma2_acc_run(&acc, origin, ocount, odt, result, rcount, rdt, raddr, tcount,
+                                 tdt, n);
 }
 
 /* Compare-and-swap of the bytes of one element inside its aligned word
@@ -793,6 +837,7 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
     ret = mca_osc_rdma2_prepare(acc.module, target, 1, dt, target_disp, 1, dt, &acc.peer,
                                 &acc.mem, &raddr);
     if (OMPI_SUCCESS != ret) return ret;
+    mca_osc_rdma2_acc_in_order(acc.peer);
     acc.prim = dt;
     ompi_datatype_type_size(dt, &acc.esize);
     if (mca_osc_rdma2_element_type(acc.module, acc.peer, dt) && 0 == raddr % acc.esize) {
@@ -801,4 +846,347 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
                                       path->load, path->cswap);
     }
     return mca_osc_rdma2_cas_locked(&acc, raddr, origin_addr, compare_addr, result_addr);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Request-based accumulates through UCX: a state machine                  */
+/*                                                                         */
+/* Under the accumulate lock, with the target's memory reached through    */
+/* UCX, an accumulate waits three or four times for the network: the lock, */
+/* the fetch, the write-back's completion at the target, the release.     */
+/* Raccumulate and Rget_accumulate issue each step and return; the drain  */
+/* (osc_rdma2_request.c) resumes the operation when the step's pieces are */
+/* done.  Per target they queue in issue order and run one at a time (the */
+/* next starts when the previous released the lock, which it would wait  */
+/* for anyway); a blocking accumulate to that target, and every flush or */
+/* unlock of it, first wait for the queue: accumulates from one origin to */
+/* one target stay ordered and complete with their epoch.  Targets, and  */
+/* the caller's work, overlap.                                           */
+
+/* Guards the queues when threads issue and drain at once (nothing in a  */
+/* single-threaded program: our progress thread does not drain).         */
+static opal_mutex_t mca_osc_rdma2_acc_queue_lock = OPAL_MUTEX_STATIC_INIT;
+
+enum {
+    MCA_OSC_RDMA2_ACC_OP_LOCKING,   /* compare-and-swap of the lock word issued */
+    MCA_OSC_RDMA2_ACC_OP_FETCHING,  /* gets of the target's span issued */
+    MCA_OSC_RDMA2_ACC_OP_WRITING,   /* puts and an endpoint flush issued */
+    MCA_OSC_RDMA2_ACC_OP_DONE
+};
+
+typedef struct mca_osc_rdma2_acc_op_t {
+    mca_osc_rdma2_acc_t acc;
+    mca_osc_rdma2_request_t *req;
+    struct mca_osc_rdma2_acc_op_t *next;   /* queued after this one, same target */
+    int state;
+    bool locked;
+    uint64_t lock_cmp, lock_old;    /* UCX compare-and-swap: 0, then 1 -> old value */
+    uint64_t raddr;
+    int tcount;
+    ompi_datatype_t *tdt;           /* retained (the user may free it) */
+    size_t n;
+    char *span, *tp;                /* the target's span, and where raddr falls in it */
+    char *ofree, *rfree;
+    void *result;
+    int rcount;
+    ompi_datatype_t *rdt;           /* retained */
+    bool result_direct;
+} mca_osc_rdma2_acc_op_t;
+
+static void mca_osc_rdma2_acc_op_error(mca_osc_rdma2_request_t *req, int ret)
+{
+    if (OMPI_SUCCESS != ret) req->error = MPI_ERR_OTHER;
+}
+
+/* One UCX operation of a step: counted in the request, finished by
+ * mca_osc_rdma2_request_piece_cb. */
+static void mca_osc_rdma2_acc_op_param(mca_osc_rdma2_request_t *req, ucp_request_param_t *param)
+{
+    memset(param, 0, sizeof(*param));
+    param->op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    param->cb.send = mca_osc_rdma2_request_piece_cb;
+    param->user_data = req;
+    opal_atomic_add_fetch_32(&req->outstanding, 1);
+}
+
+static int mca_osc_rdma2_acc_op_issued(mca_osc_rdma2_request_t *req, ucs_status_ptr_t sp)
+{
+    if (UCS_PTR_IS_PTR(sp)) {
+        return OMPI_SUCCESS;        /* the callback counts it down */
+    }
+    opal_atomic_add_fetch_32(&req->outstanding, -1);
+    return UCS_PTR_IS_ERR(sp) ? OMPI_ERROR : OMPI_SUCCESS;
+}
+
+/* Tries the accumulate lock: a CPU compare-and-swap when the process
+ * state block is mapped (the answer is here), else a UCX one whose answer
+ * arrives in lock_old. */
+static int mca_osc_rdma2_acc_op_try_lock(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_acc_op_t *op = req->acc_op;
+    mca_osc_rdma2_peer_t *peer = op->acc.peer;
+    size_t off = offsetof(mca_osc_rdma2_pstate_t, acc_lock);
+    ucp_request_param_t param;
+
+    op->lock_cmp = 0;
+    op->lock_old = 1;
+    if (!peer->pstate.path->ucx) {
+        return peer->pstate.path->cswap(peer, &peer->pstate, off, 0, 1, &op->lock_old);
+    }
+    mca_osc_rdma2_acc_op_param(req, &param);
+    param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    param.datatype = ucp_dt_make_contig(sizeof(uint64_t));
+    param.reply_buffer = &op->lock_old;
+    return mca_osc_rdma2_acc_op_issued(req, ucp_atomic_op_nbx(peer->ep, UCP_ATOMIC_OP_CSWAP,
+                                                              &op->lock_cmp, 1,
+                                                              peer->pstate.base + off,
+                                                              peer->pstate.rkey, &param));
+}
+
+/* Gets of the span the target layout covers. */
+static int mca_osc_rdma2_acc_op_fetch(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_acc_op_t *op = req->acc_op;
+    ptrdiff_t true_lb, true_extent, lb, extent, rep, lo;
+    size_t len;
+
+    ompi_datatype_get_true_extent(op->tdt, &true_lb, &true_extent);
+    ompi_datatype_get_extent(op->tdt, &lb, &extent);
+    rep = (ptrdiff_t) (op->tcount - 1) * extent;
+    lo = true_lb + (rep < 0 ? rep : 0);
+    len = (size_t) (true_lb + true_extent + (rep > 0 ? rep : 0) - lo);
+    op->span = malloc(len);
+    if (NULL == op->span) return OMPI_ERR_OUT_OF_RESOURCE;
+    op->tp = op->span - lo;
+    return mca_osc_rdma2_xfer_req(op->acc.peer, op->acc.mem, false, req, op->tp, op->tcount,
+                                  op->tdt, op->raddr, op->tcount, op->tdt);
+}
+
+/* The update, then puts of the span and a flush of the endpoint: the
+ * release must not overtake the data. */
+static int mca_osc_rdma2_acc_op_write(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_acc_op_t *op = req->acc_op;
+    ucp_request_param_t param;
+    int ret;
+
+    ret = mca_osc_rdma2_typed_rmw(&op->acc, op->tp, op->tcount, op->tdt, op->n);
+    if (OMPI_SUCCESS != ret) return ret;
+    ret = mca_osc_rdma2_xfer_req(op->acc.peer, op->acc.mem, true, req, op->tp, op->tcount,
+                                 op->tdt, op->raddr, op->tcount, op->tdt);
+    if (OMPI_SUCCESS != ret) return ret;
+    mca_osc_rdma2_acc_op_param(req, &param);
+    return mca_osc_rdma2_acc_op_issued(req, ucp_ep_flush_nbx(op->acc.peer->ep, &param));
+}
+
+/* Release, results to the user, and the peer free for the next one. */
+static void mca_osc_rdma2_acc_op_finish(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_acc_op_t *op = req->acc_op, *next;
+    mca_osc_rdma2_peer_t *peer = op->acc.peer;
+    int ret = OMPI_SUCCESS;
+
+    if (op->locked) {
+        mca_osc_rdma2_acc_op_error(req, mca_osc_rdma2_acc_unlock(peer));
+    }
+    if (MPI_SUCCESS == req->error && NULL != op->result && !op->result_direct) {
+        ret = mca_osc_rdma2_copy_local(op->acc.rbuf, (int) op->n, op->acc.prim, op->result,
+                                       op->rcount, op->rdt);
+        mca_osc_rdma2_acc_op_error(req, ret);
+    }
+    free(op->span);
+    free(op->ofree);
+    free(op->rfree);
+    OBJ_RELEASE(op->tdt);
+    if (NULL != op->rdt) OBJ_RELEASE(op->rdt);
+    req->acc_op = NULL;
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_acc_queue_lock);
+    next = op->next;
+    if (NULL == next) peer->sync->acc_last = NULL;
+    opal_atomic_wmb();
+    peer->sync->acc_running = next;
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_acc_queue_lock);
+    free(op);
+    opal_atomic_add_fetch_32(&peer->module->sync.acc_running, -1);
+    if (NULL != next) {
+        mca_osc_rdma2_request_requeue(next->req);  /* the drain starts it */
+    }
+}
+
+/* The step after the one whose pieces are done; returns RETRY when the
+ * lock is busy and its word mapped (tried again at the next drain). */
+static int mca_osc_rdma2_acc_op_step(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_acc_op_t *op = req->acc_op;
+    int ret = OMPI_SUCCESS;
+
+    if (MPI_SUCCESS != req->error) {
+        op->state = MCA_OSC_RDMA2_ACC_OP_DONE;
+        return MCA_OSC_RDMA2_ACC_OP_PENDING;
+    }
+    switch (op->state) {
+    case MCA_OSC_RDMA2_ACC_OP_LOCKING:
+        if (0 != op->lock_old) {
+            ret = mca_osc_rdma2_acc_op_try_lock(req);
+            if (OMPI_SUCCESS == ret && 0 != op->lock_old && !op->acc.peer->pstate.path->ucx) {
+                return MCA_OSC_RDMA2_ACC_OP_RETRY;
+            }
+            break;
+        }
+        op->locked = true;
+        op->state = MCA_OSC_RDMA2_ACC_OP_FETCHING;
+        ret = mca_osc_rdma2_acc_op_fetch(req);
+        break;
+    case MCA_OSC_RDMA2_ACC_OP_FETCHING:
+        if (mca_osc_rdma2_is_no_op(op->acc.op)) {
+            ret = mca_osc_rdma2_typed_rmw(&op->acc, op->tp, op->tcount, op->tdt, op->n);
+            op->state = MCA_OSC_RDMA2_ACC_OP_DONE;
+            break;
+        }
+        op->state = MCA_OSC_RDMA2_ACC_OP_WRITING;
+        ret = mca_osc_rdma2_acc_op_write(req);
+        break;
+    default:
+        op->state = MCA_OSC_RDMA2_ACC_OP_DONE;
+        break;
+    }
+    mca_osc_rdma2_acc_op_error(req, ret);
+    return MCA_OSC_RDMA2_ACC_OP_PENDING;
+}
+
+/* Runs steps while they complete at once. */
+int mca_osc_rdma2_acc_op_resume(mca_osc_rdma2_request_t *req)
+{
+    for (;;) {
+        int r;
+        if (MCA_OSC_RDMA2_ACC_OP_DONE == req->acc_op->state) {
+            mca_osc_rdma2_acc_op_finish(req);
+            return MCA_OSC_RDMA2_ACC_OP_FINISHED;
+        }
+        req->outstanding = 1;       /* held while the step issues */
+        r = mca_osc_rdma2_acc_op_step(req);
+        if (MCA_OSC_RDMA2_ACC_OP_RETRY == r) {
+            req->outstanding = 0;
+            return r;
+        }
+        if (0 != opal_atomic_add_fetch_32(&req->outstanding, -1)) {
+            return MCA_OSC_RDMA2_ACC_OP_PENDING;
+        }
+    }
+}
+
+static int mca_osc_rdma2_acc_op_new(mca_osc_rdma2_request_t *req, const mca_osc_rdma2_acc_t *acc,
+                                    const void *origin, int ocount, ompi_datatype_t *odt,
+                                    void *result, int rcount, ompi_datatype_t *rdt,
+                                    uint64_t raddr, int tcount, ompi_datatype_t *tdt, size_t n)
+{
+    mca_osc_rdma2_acc_op_t *op = calloc(1, sizeof(*op));
+    int ret = OMPI_SUCCESS;
+
+    if (NULL == op) return OMPI_ERR_OUT_OF_RESOURCE;
+    op->acc = *acc;
+    op->req = req;
+    op->state = MCA_OSC_RDMA2_ACC_OP_LOCKING;
+    op->lock_old = 1;               /* not held yet: the first step tries */
+    op->raddr = raddr;
+    op->tcount = tcount;
+    op->tdt = tdt;
+    op->n = n;
+    op->result = result;
+    op->rcount = rcount;
+    if (NULL != origin) {
+        ret = mca_osc_rdma2_pack(origin, ocount, odt, acc->prim, n, (char **) &op->acc.obuf,
+                                 &op->ofree);
+    }
+    if (OMPI_SUCCESS == ret && NULL != result) {
+        /* no stack buffer: the operation outlives this call */
+        ret = mca_osc_rdma2_result_buffer(result, rcount, rdt, acc->prim, n, NULL, 0,
+                                          &op->acc.rbuf, &op->rfree, &op->result_direct);
+        op->rdt = rdt;
+    }
+    if (OMPI_SUCCESS != ret) {
+        free(op->ofree);
+        free(op->rfree);
+        free(op);
+        return ret;
+    }
+    OBJ_RETAIN(op->tdt);
+    if (NULL != op->rdt) OBJ_RETAIN(op->rdt);
+    req->acc_op = op;
+    return OMPI_SUCCESS;
+}
+
+int mca_osc_rdma2_acc_start(mca_osc_rdma2_request_t *req, const void *origin, int ocount,
+                            ompi_datatype_t *odt, void *result, int rcount, ompi_datatype_t *rdt,
+                            int target, ptrdiff_t disp, int tcount, ompi_datatype_t *tdt,
+                            ompi_op_t *op, ompi_win_t *win, bool *owned)
+{
+    mca_osc_rdma2_acc_t acc = { .module = MCA_OSC_RDMA2_MODULE(win), .op = op };
+    mca_osc_rdma2_peer_t *peer;
+    uint64_t raddr;
+    size_t n;
+    bool first;
+    int ret;
+
+    *owned = false;
+    if (NULL == result) {
+        /* the mapped single-element case stays on its fast path */
+        if (1 == ocount && 1 == tcount && odt == tdt &&
+            mca_osc_rdma2_fast_element(acc.module, target, tdt, disp, op, origin, NULL, &ret)) {
+            return ret;
+        }
+    }
+    ret = mca_osc_rdma2_acc_setup(&acc, &origin, &ocount, &odt, result, rcount, rdt, target, disp,
+                                  tcount, tdt, &raddr, &n);
+    if (OMPI_SUCCESS != ret || 0 == n) return ret;
+    peer = acc.peer;
+    if (&mca_osc_rdma2_win_path_ucx != acc.mem->path || NULL == peer->ep ||
+        mca_osc_rdma2_element_type(acc.module, peer, acc.prim)) {
+        mca_osc_rdma2_acc_in_order(peer);
+        return mca_osc_rdma2_acc_run(&acc, origin, ocount, odt, result, rcount, rdt, raddr,
+                                     tcount, tdt, n);
+    }
+    ret = mca_osc_rdma2_acc_op_new(req, &acc, origin, ocount, odt, result, rcount, rdt, raddr,
+                                   tcount, tdt, n);
+    if (OMPI_SUCCESS != ret) return ret;
+    *owned = true;
+    opal_atomic_add_fetch_32(&acc.module->sync.acc_running, 1);
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_acc_queue_lock);
+    first = NULL == peer->sync->acc_running;
+    if (first) {
+        peer->sync->acc_running = req->acc_op;
+    } else {
+        ((mca_osc_rdma2_acc_op_t *) peer->sync->acc_last)->next = req->acc_op;
+    }
+    peer->sync->acc_last = req->acc_op;
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_acc_queue_lock);
+    if (!first) {
+        return OMPI_SUCCESS;        /* the one before starts it when it finished */
+    }
+    req->outstanding = 0;
+    switch (mca_osc_rdma2_acc_op_resume(req)) {
+    case MCA_OSC_RDMA2_ACC_OP_FINISHED: mca_osc_rdma2_request_complete(req); break;
+    case MCA_OSC_RDMA2_ACC_OP_RETRY: mca_osc_rdma2_request_requeue(req); break;
+    default: break;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Progress until the request-based accumulate toward peer finished. */
+void mca_osc_rdma2_acc_wait_peer(mca_osc_rdma2_peer_t *peer)
+{
+    while (NULL != peer->sync->acc_running) {
+        opal_progress();
+        mca_osc_rdma2_progress();
+    }
+    opal_atomic_rmb();
+}
+
+void mca_osc_rdma2_acc_wait_all(mca_osc_rdma2_module_t *module)
+{
+    while (0 != module->sync.acc_running) {
+        opal_progress();
+        mca_osc_rdma2_progress();
+    }
+    opal_atomic_rmb();
 }

@@ -189,10 +189,10 @@ int mca_osc_rdma2_copy_local(const void *src, int scount, struct ompi_datatype_t
                                     mca_osc_rdma2_copy_pair, NULL);
 }
 
-static int mca_osc_rdma2_xfer_req(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
-                                  bool is_put, mca_osc_rdma2_request_t *req, void *local,
-                                  int count, struct ompi_datatype_t *dt, uint64_t raddr,
-                                  int tcount, struct ompi_datatype_t *tdt)
+int mca_osc_rdma2_xfer_req(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
+                           bool is_put, mca_osc_rdma2_request_t *req, void *local, int count,
+                           struct ompi_datatype_t *dt, uint64_t raddr, int tcount,
+                           struct ompi_datatype_t *tdt)
 {
     ptrdiff_t llb, rlb;
     size_t size;

@@ -31,6 +31,11 @@ int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
 int mca_osc_rdma2_xfer(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
                        bool is_put, void *local, int count, struct ompi_datatype_t *dt,
                        uint64_t raddr, int tcount, struct ompi_datatype_t *tdt);
+/* The same; with `req`, pieces that complete later complete that request. */
+int mca_osc_rdma2_xfer_req(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
+                           bool is_put, mca_osc_rdma2_request_t *req, void *local, int count,
+                           struct ompi_datatype_t *dt, uint64_t raddr, int tcount,
+                           struct ompi_datatype_t *tdt);
 /* Copies (scount, sdt) at src to (dcount, ddt) at dst, local memory of
  * the same type signature size (the accumulate family's packing). */
 int mca_osc_rdma2_copy_local(const void *src, int scount, struct ompi_datatype_t *sdt, void *dst,

@@ -11,6 +11,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 
+#include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_path_ucx.h"
 
@@ -18,6 +19,9 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer)
 {
     mca_osc_rdma2_sync_target_t *t = peer->sync;
 
+    if (OPAL_UNLIKELY(NULL != t->acc_running)) {
+        mca_osc_rdma2_acc_wait_peer(peer);
+    }
     /* Direct stores are ordered before the atomic release that follows
      * (a full fence is not needed: direct gets are done loads). */
     opal_atomic_wmb();
@@ -38,6 +42,9 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool relea
 {
     mca_osc_rdma2_sync_target_t *t = peer->sync;
 
+    if (OPAL_UNLIKELY(NULL != t->acc_running)) {
+        mca_osc_rdma2_acc_wait_peer(peer);
+    }
     if (!release_via_ucx || !t->ucx_pending || !mca_osc_rdma2_flags_trusted()) {
         return mca_osc_rdma2_complete_peer(peer);
     }
@@ -51,6 +58,9 @@ int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
     mca_osc_rdma2_sync_t *sync = &module->sync;
     int i, ret;
 
+    if (OPAL_UNLIKELY(0 != sync->acc_running)) {
+        mca_osc_rdma2_acc_wait_all(module);
+    }
     opal_atomic_mb();
     if (!sync->ucx_pending && mca_osc_rdma2_flags_trusted()) {
         return OMPI_SUCCESS;

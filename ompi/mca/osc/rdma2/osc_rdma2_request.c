@@ -10,8 +10,12 @@
  * reusable, for a get that the data is here) — no flush per request, no
  * remote atomic, so any number may be outstanding.  The callbacks only
  * count down and complete the MPI request; they never call into UCX.
- * Raccumulate/Rget_accumulate run their (blocking) accumulate and return a
- * completed request.
+ * Raccumulate/Rget_accumulate: where the accumulate goes through the
+ * target's accumulate lock and UCX carries the data, a state machine
+ * (osc_rdma2_accumulate.c) takes the lock, fetches, updates, writes back,
+ * flushes and releases, advanced by the drain below each time its pieces
+ * are done; everywhere else (mapped, CMA, element atomics) the accumulate
+ * is complete on return, and so is the request.
  *
  * UCX callbacks never complete the MPI request themselves: completing it
  * may run user-visible completion callbacks that call MPI and progress
@@ -28,6 +32,7 @@
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_peer.h"
+#include "osc_rdma2_component.h"
 
 static int mca_osc_rdma2_request_free(struct ompi_request_t **req)
 {
@@ -84,6 +89,11 @@ static void mca_osc_rdma2_request_done(mca_osc_rdma2_request_t *req)
     ompi_request_complete(&req->super, true);
 }
 
+void mca_osc_rdma2_request_complete(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_request_done(req);
+}
+
 /* Pieces may finish on our progress thread even in a single-threaded
  * program, so the done list always takes the atomic LIFO operations (the
  * plain opal_lifo_push/pop are atomic only when opal_using_threads()). */
@@ -93,8 +103,16 @@ static void mca_osc_rdma2_request_defer(mca_osc_rdma2_request_t *req)
                           &req->super.super.super);
 }
 
+void mca_osc_rdma2_request_requeue(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_request_defer(req);
+}
+
+/* Accumulates waiting for a busy lock come back to the LIFO after this
+ * pass, so that one pass ends. */
 int mca_osc_rdma2_request_drain(void)
 {
+    mca_osc_rdma2_request_t *req, *retry = NULL;
     opal_list_item_t *item;
     int n = 0;
 
@@ -102,8 +120,24 @@ int mca_osc_rdma2_request_drain(void)
         return 0;
     }
     while (NULL != (item = opal_lifo_pop_atomic(&mca_osc_rdma2_component.requests_done))) {
-        mca_osc_rdma2_request_done((mca_osc_rdma2_request_t *) item);
+        req = (mca_osc_rdma2_request_t *) item;
+        if (NULL != req->acc_op) {
+            int r = mca_osc_rdma2_acc_op_resume(req);
+            if (MCA_OSC_RDMA2_ACC_OP_RETRY == r) {
+                item->opal_list_next = (opal_list_item_t *) retry;
+                retry = req;
+            }
+            if (MCA_OSC_RDMA2_ACC_OP_FINISHED != r) {
+                continue;
+            }
+        }
+        mca_osc_rdma2_request_done(req);
         ++n;
+    }
+    while (NULL != retry) {
+        req = retry;
+        retry = (mca_osc_rdma2_request_t *) req->super.super.super.opal_list_next;
+        mca_osc_rdma2_request_defer(req);
     }
     return n;
 }
@@ -137,6 +171,7 @@ static mca_osc_rdma2_request_t *mca_osc_rdma2_request_new(mca_osc_rdma2_module_t
         req->super.req_state = OMPI_REQUEST_ACTIVE;
         req->error = MPI_SUCCESS;
         req->outstanding = 1;       /* held by the issuer until all pieces are out */
+        req->acc_op = NULL;
     }
     return req;
 }
@@ -197,15 +232,37 @@ int mca_osc_rdma2_rget(void *origin_addr, int origin_count, struct ompi_datatype
                                    target_count, target_dt, win, request);
 }
 
-/* Accumulates complete before they return: hand back a done request. */
-static int mca_osc_rdma2_completed_request(mca_osc_rdma2_module_t *module, int ret,
-                                           struct ompi_request_t **request)
+/* The accumulate runs as a state machine where it would wait for UCX
+ * (mca_osc_rdma2_acc_start says whether it took the request), else it is
+ * complete on return and so is the request. */
+static int mca_osc_rdma2_racc(const void *origin_addr, int origin_count,
+                              struct ompi_datatype_t *origin_dt, void *result_addr,
+                              int result_count, struct ompi_datatype_t *result_dt, int target,
+                              ptrdiff_t target_disp, int target_count,
+                              struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
+                              struct ompi_win_t *win, struct ompi_request_t **request)
 {
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_request_t *req;
+    bool owned = false;
+    int ret;
 
-    if (OMPI_SUCCESS != ret) return ret;
+    if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
     req = mca_osc_rdma2_request_new(module);
     if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
+    ret = mca_osc_rdma2_acc_start(req, origin_addr, origin_count, origin_dt, result_addr,
+                                  result_count, result_dt, target, target_disp, target_count,
+                                  target_dt, op, win, &owned);
+    if (owned) {
+        *request = &req->super;
+        return OMPI_SUCCESS;
+    }
+    if (OMPI_SUCCESS != ret) {
+        /* nothing was issued: back to the list, the error to the caller */
+        OMPI_REQUEST_FINI(&req->super);
+        opal_free_list_return(&mca_osc_rdma2_component.requests, (opal_free_list_item_t *) req);
+        return ret;
+    }
     return mca_osc_rdma2_request_issued(req, OMPI_SUCCESS, request);
 }
 
@@ -215,13 +272,8 @@ int mca_osc_rdma2_raccumulate(const void *origin_addr, int origin_count,
                               struct ompi_op_t *op, struct ompi_win_t *win,
                               struct ompi_request_t **request)
 {
-    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
-    int ret;
-
-    if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    ret = mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_dt, target, target_disp,
-                                   target_count, target_dt, op, win);
-    return mca_osc_rdma2_completed_request(module, ret, request);
+    return mca_osc_rdma2_racc(origin_addr, origin_count, origin_dt, NULL, 0, NULL, target,
+                              target_disp, target_count, target_dt, op, win, request);
 }
 
 int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
@@ -231,12 +283,7 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
                                   struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
                                   struct ompi_win_t *win, struct ompi_request_t **request)
 {
-    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
-    int ret;
-
-    if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
-    ret = mca_osc_rdma2_get_accumulate(origin_addr, origin_count, origin_dt, result_addr,
-                                       result_count, result_dt, target, target_disp,
-                                       target_count, target_dt, op, win);
-    return mca_osc_rdma2_completed_request(module, ret, request);
+    return mca_osc_rdma2_racc(origin_addr, origin_count, origin_dt,
+                              0 == result_count ? NULL : result_addr, result_count, result_dt,
+                              target, target_disp, target_count, target_dt, op, win, request);
 }

@@ -15,14 +15,20 @@
 
 BEGIN_C_DECLS
 
+struct mca_osc_rdma2_acc_op_t;
+
 /* Complete when every UCX piece's callback ran (`outstanding` starts at 1
  * for the issuing thread).  From the component's free list; while its last
  * piece's completion waits for progress it sits on the component's done
- * LIFO (through the list item of its free-list item). */
+ * LIFO (through the list item of its free-list item).  A request-based
+ * accumulate through UCX carries its state machine (`acc_op`): the drain
+ * advances it each time its pieces are done, and completes the request
+ * when it finished (osc_rdma2_accumulate.c). */
 typedef struct mca_osc_rdma2_request_t {
     ompi_request_t super;
     volatile int32_t outstanding;
     int error;
+    struct mca_osc_rdma2_acc_op_t *acc_op;
 } mca_osc_rdma2_request_t;
 OBJ_CLASS_DECLARATION(mca_osc_rdma2_request_t);
 
@@ -55,6 +61,10 @@ void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *us
 /* Completes the MPI requests whose last piece finished (never called from
  * a UCX callback); returns how many. */
 int mca_osc_rdma2_request_drain(void);
+/* Completes a request now (not from a UCX callback). */
+void mca_osc_rdma2_request_complete(mca_osc_rdma2_request_t *req);
+/* Puts a request on the done LIFO: the next drain looks at it again. */
+void mca_osc_rdma2_request_requeue(mca_osc_rdma2_request_t *req);
 
 END_C_DECLS
 

@@ -47,6 +47,10 @@ typedef struct mca_osc_rdma2_sync_target_t {
     bool ucx_pending;               /* UCX operations issued since its last flush */
     bool release_waits;             /* its next release must complete them (completion) */
     uint64_t starts;                /* PSCW access epochs started toward it */
+    /* request-based accumulates toward it not finished yet, in issue
+     * order: the first runs, the others wait (osc_rdma2_accumulate.c) */
+    void *volatile acc_running;
+    void *acc_last;
 } mca_osc_rdma2_sync_target_t;
 
 /* A group's ranks in the window's communicator, kept while the same group
@@ -75,6 +79,7 @@ typedef struct mca_osc_rdma2_sync_t {
     /* completion */
     bool ucx_pending;               /* some UCX operation not yet flushed */
     bool posts_pending;             /* adds posted through UCX since creation */
+    volatile int32_t acc_running;   /* request-based accumulates not finished */
 } mca_osc_rdma2_sync_t;
 
 int mca_osc_rdma2_sync_init(mca_osc_rdma2_sync_t *sync, int size);
