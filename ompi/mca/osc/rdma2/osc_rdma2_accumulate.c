@@ -271,8 +271,9 @@ static int mca_osc_rdma2_run(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t
 
 /* Walks the target layout; element i of the contiguous origin/result
  * buffers corresponds to byte offset idx of the target's byte stream. */
-static int mca_osc_rdma2_element_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcount,
-                                      ompi_datatype_t *tdt)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_element_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcount,
+                           ompi_datatype_t *tdt)
 {
     opal_convertor_t conv;
     struct iovec iov[MCA_OSC_RDMA2_IOV_BATCH];
@@ -340,8 +341,9 @@ static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int
 /* Read-modify-write of the span the target layout covers: in place where
  * the path reaches it with loads and stores; otherwise fetched, updated
  * here and written back. */
-static int mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcount,
-                                   ompi_datatype_t *tdt, size_t n)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcount,
+                        ompi_datatype_t *tdt, size_t n)
 {
     mca_osc_rdma2_peer_t *peer = acc->peer;
     ptrdiff_t true_lb, true_extent, lb, extent, rep, lo;
@@ -383,11 +385,18 @@ static int mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t radd
 
 /* ---------------------------------------------------------------------- */
 /* Entry points                                                            */
+/*                                                                         */
+/* The blocking accumulates (mca_osc_rdma2_acc_common) and the request-    */
+/* based ones (mca_osc_rdma2_acc_start) share the steps below and the two  */
+/* paths above; they are inline (always: two or three callers each) so    */
+/* that the blocking general path stays one function, as cheap as before */
+/* the request-based one shared it (bench/run rdma2, create windows).    */
 
 /* A contiguous array of `n` prim elements holding (count, dt) data: the
  * user's buffer itself when already laid out that way. */
-static int mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt,
-                              ompi_datatype_t *prim, size_t n, char **out, char **to_free)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt, ompi_datatype_t *prim, size_t n,
+                   char **out, char **to_free)
 {
     ptrdiff_t lb, extent, plb, pextent;
     size_t size, psize;
@@ -409,9 +418,10 @@ static int mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt,
 /* Where old target elements are collected: the user's result buffer when
  * it is a plain contiguous array of them, else a small stack buffer or a
  * heap one (unpacked into the result afterwards). */
-static int mca_osc_rdma2_result_buffer(void *result, int rcount, ompi_datatype_t *rdt,
-                                       ompi_datatype_t *prim, size_t n, char *stackbuf,
-                                       size_t stacklen, char **rbuf, char **to_free, bool *direct)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_result_buffer(void *result, int rcount, ompi_datatype_t *rdt, ompi_datatype_t *prim,
+                            size_t n, char *stackbuf, size_t stacklen, char **rbuf, char **to_free,
+                            bool *direct)
 {
     ptrdiff_t lb, extent, plb, pextent;
     size_t psize;
@@ -436,10 +446,11 @@ static int mca_osc_rdma2_result_buffer(void *result, int rcount, ompi_datatype_t
 /* What every accumulate of the general path checks and computes before it
  * touches memory: peer, epoch, range, element type, op, sizes; *n is the
  * number of elements (0: nothing to do).  NO_OP ignores the origin. */
-static int mca_osc_rdma2_acc_setup(mca_osc_rdma2_acc_t *acc, const void **origin, int *ocount,
-                                   ompi_datatype_t **odt, void *result, int rcount,
-                                   ompi_datatype_t *rdt, int target, ptrdiff_t disp, int tcount,
-                                   ompi_datatype_t *tdt, uint64_t *raddr, size_t *n)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_acc_setup(mca_osc_rdma2_acc_t *acc, const void **origin, int *ocount,
+                        ompi_datatype_t **odt, void *result, int rcount, ompi_datatype_t *rdt,
+                        int target, ptrdiff_t disp, int tcount, ompi_datatype_t *tdt,
+                        uint64_t *raddr, size_t *n)
 {
     size_t tsize, rsize;
     int ret;
@@ -478,10 +489,10 @@ static inline void mca_osc_rdma2_acc_in_order(mca_osc_rdma2_peer_t *peer)
 }
 
 /* The rest of a blocking accumulate: pack, update, unpack. */
-static int mca_osc_rdma2_acc_run(mca_osc_rdma2_acc_t *acc, const void *origin, int ocount,
-                                 ompi_datatype_t *odt, void *result, int rcount,
-                                 ompi_datatype_t *rdt, uint64_t raddr, int tcount,
-                                 ompi_datatype_t *tdt, size_t n)
+static inline __opal_attribute_always_inline__ int
+mca_osc_rdma2_acc_run(mca_osc_rdma2_acc_t *acc, const void *origin, int ocount,
+                      ompi_datatype_t *odt, void *result, int rcount, ompi_datatype_t *rdt,
+                      uint64_t raddr, int tcount, ompi_datatype_t *tdt, size_t n)
 {
     char *ofree = NULL, *rfree = NULL, stackbuf[128];
     bool result_direct = false;
@@ -831,7 +842,9 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
                                result_addr, &ret)) {
         return ret;
     }
-    if (!mca_osc_rdma2_cas_type_valid(dt)) {
+    /* the class byte knows (one load); the full test only on the way to the error */
+    if (!(mca_osc_rdma2_elem_class(dt) & MCA_OSC_RDMA2_ELEM_CAS) &&
+        !mca_osc_rdma2_cas_type_valid(dt)) {
         return MPI_ERR_TYPE;
     }
     ret = mca_osc_rdma2_prepare(acc.module, target, 1, dt, target_disp, 1, dt, &acc.peer,
@@ -852,35 +865,54 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
 /* Request-based accumulates through UCX: a state machine                  */
 /*                                                                         */
 /* Under the accumulate lock, with the target's memory reached through    */
-/* UCX, an accumulate waits three or four times for the network: the lock, */
-/* the fetch, the write-back's completion at the target, the release.     */
-/* Raccumulate and Rget_accumulate issue each step and return; the drain  */
-/* (osc_rdma2_request.c) resumes the operation when the step's pieces are */
-/* done.  Per target they queue in issue order and run one at a time (the */
-/* next starts when the previous released the lock, which it would wait  */
-/* for anyway); a blocking accumulate to that target, and every flush or */
-/* unlock of it, first wait for the queue: accumulates from one origin to */
-/* one target stay ordered and complete with their epoch.  Targets, and  */
-/* the caller's work, overlap.                                           */
+/* UCX, an accumulate waits four times for the network: the lock, the    */
+/* fetch, the write-back's completion at the target, the release.         */
+/* Raccumulate and Rget_accumulate issue each step and return; the        */
+/* request's pieces' callbacks queue it for the next step, which the     */
+/* drain (osc_rdma2_request.c) or our progress thread issues.  Per target */
+/* they queue in issue order and run one at a time (the next starts when */
+/* the previous released the lock, which it would wait for anyway); a    */
+/* blocking accumulate to that target, and every flush or unlock of it,  */
+/* first wait for the queue: accumulates from one origin to one target   */
+/* stay ordered and complete with their epoch.  Targets, and the         */
+/* caller's work, overlap.                                               */
+/*                                                                         */
+/* Every step only issues nonblocking UCX operations or CPU atomics, so  */
+/* the progress thread may run it (the worker is multi-threaded whenever */
+/* that thread exists).  Only the application's threads complete the    */
+/* request and release the datatypes (completion may run user code;     */
+/* OBJ_RELEASE is atomic only when opal_using_threads()).                 */
 
-/* Guards the queues when threads issue and drain at once (nothing in a  */
-/* single-threaded program: our progress thread does not drain).         */
+/* Guards the queues: issuing threads, draining threads and our progress */
+/* thread, which runs steps even in a single-threaded program (so a real */
+/* lock, not OPAL_THREAD_LOCK).                                           */
 static opal_mutex_t mca_osc_rdma2_acc_queue_lock = OPAL_MUTEX_STATIC_INIT;
+
+/* A busy lock is asked again after 1, 2, 4, ... 64 passes of the drain  */
+/* or of the progress thread (a compare-and-swap over the network per    */
+/* pass would load the target and the network for nothing).              */
+#define MCA_OSC_RDMA2_ACC_OP_BACKOFF_MAX 64
 
 enum {
     MCA_OSC_RDMA2_ACC_OP_LOCKING,   /* compare-and-swap of the lock word issued */
     MCA_OSC_RDMA2_ACC_OP_FETCHING,  /* gets of the target's span issued */
     MCA_OSC_RDMA2_ACC_OP_WRITING,   /* puts and an endpoint flush issued */
-    MCA_OSC_RDMA2_ACC_OP_DONE
+    MCA_OSC_RDMA2_ACC_OP_RELEASING, /* written (or failed): give the lock back */
+    MCA_OSC_RDMA2_ACC_OP_DONE       /* release issued */
 };
 
 typedef struct mca_osc_rdma2_acc_op_t {
     mca_osc_rdma2_acc_t acc;
+    mca_osc_rdma2_win_mem_t mem;    /* copy of *acc.mem (a dynamic window's cache entries
+                                     * move when its table is read again) */
     mca_osc_rdma2_request_t *req;
     struct mca_osc_rdma2_acc_op_t *next;   /* queued after this one, same target */
     int state;
     bool locked;
+    bool asked;                     /* a try of the lock is answered in lock_old */
+    int wait, backoff;              /* passes before the next try, and the next wait */
     uint64_t lock_cmp, lock_old;    /* UCX compare-and-swap: 0, then 1 -> old value */
+    uint64_t release;               /* UCX add of the release: -1 */
     uint64_t raddr;
     int tcount;
     ompi_datatype_t *tdt;           /* retained (the user may free it) */
@@ -918,6 +950,28 @@ static int mca_osc_rdma2_acc_op_issued(mca_osc_rdma2_request_t *req, ucs_status_
     return UCS_PTR_IS_ERR(sp) ? OMPI_ERROR : OMPI_SUCCESS;
 }
 
+/* An 8-byte UCX atomic on the peer's accumulate lock word, counted in
+ * the request: the try (CSWAP, answer in lock_old) or the release (ADD). */
+static int mca_osc_rdma2_acc_op_lock_word(mca_osc_rdma2_request_t *req, ucp_atomic_op_t opcode,
+                                          uint64_t *value, uint64_t swap, uint64_t *reply)
+{
+    mca_osc_rdma2_peer_t *peer = req->acc_op->acc.peer;
+    ucp_request_param_t param;
+
+    mca_osc_rdma2_acc_op_param(req, &param);
+    param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+    param.datatype = ucp_dt_make_contig(sizeof(uint64_t));
+    if (NULL != reply) {
+        param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        param.reply_buffer = reply;
+        *reply = swap;
+    }
+    return mca_osc_rdma2_acc_op_issued(
+        req, ucp_atomic_op_nbx(peer->ep, opcode, value, 1,
+                               peer->pstate.base + offsetof(mca_osc_rdma2_pstate_t, acc_lock),
+                               peer->pstate.rkey, &param));
+}
+
 /* Tries the accumulate lock: a CPU compare-and-swap when the process
  * state block is mapped (the answer is here), else a UCX one whose answer
  * arrives in lock_old. */
@@ -925,22 +979,46 @@ static int mca_osc_rdma2_acc_op_try_lock(mca_osc_rdma2_request_t *req)
 {
     mca_osc_rdma2_acc_op_t *op = req->acc_op;
     mca_osc_rdma2_peer_t *peer = op->acc.peer;
-    size_t off = offsetof(mca_osc_rdma2_pstate_t, acc_lock);
-    ucp_request_param_t param;
 
+    op->asked = true;
     op->lock_cmp = 0;
     op->lock_old = 1;
     if (!peer->pstate.path->ucx) {
-        return peer->pstate.path->cswap(peer, &peer->pstate, off, 0, 1, &op->lock_old);
+        return peer->pstate.path->cswap(peer, &peer->pstate,
+                                        offsetof(mca_osc_rdma2_pstate_t, acc_lock), 0, 1,
+                                        &op->lock_old);
     }
-    mca_osc_rdma2_acc_op_param(req, &param);
-    param.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
-    param.datatype = ucp_dt_make_contig(sizeof(uint64_t));
-    param.reply_buffer = &op->lock_old;
-    return mca_osc_rdma2_acc_op_issued(req, ucp_atomic_op_nbx(peer->ep, UCP_ATOMIC_OP_CSWAP,
-                                                              &op->lock_cmp, 1,
-                                                              peer->pstate.base + off,
-                                                              peer->pstate.rkey, &param));
+    return mca_osc_rdma2_acc_op_lock_word(req, UCP_ATOMIC_OP_CSWAP, &op->lock_cmp, 1,
+                                          &op->lock_old);
+}
+
+/* The lock was busy: wait 1, 2, 4, ... passes before asking again. */
+static int mca_osc_rdma2_acc_op_busy(mca_osc_rdma2_acc_op_t *op)
+{
+    op->asked = false;
+    op->wait = op->backoff;
+    op->backoff = 0 == op->backoff ? 1 : op->backoff * 2;
+    if (op->backoff > MCA_OSC_RDMA2_ACC_OP_BACKOFF_MAX) {
+        op->backoff = MCA_OSC_RDMA2_ACC_OP_BACKOFF_MAX;
+    }
+    return MCA_OSC_RDMA2_ACC_OP_RETRY;
+}
+
+/* Gives the lock back: a CPU atomic when mapped, else a UCX add counted
+ * in the request (never the waiting posted add: the progress thread must
+ * not call opal_progress).  The write-back was flushed before. */
+static int mca_osc_rdma2_acc_op_unlock(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_acc_op_t *op = req->acc_op;
+    mca_osc_rdma2_peer_t *peer = op->acc.peer;
+
+    op->locked = false;
+    if (!peer->pstate.path->ucx) {
+        return peer->pstate.path->post(peer, &peer->pstate,
+                                       offsetof(mca_osc_rdma2_pstate_t, acc_lock), -1);
+    }
+    op->release = (uint64_t) -1;
+    return mca_osc_rdma2_acc_op_lock_word(req, UCP_ATOMIC_OP_ADD, &op->release, 0, NULL);
 }
 
 /* Gets of the span the target layout covers. */
@@ -979,75 +1057,92 @@ static int mca_osc_rdma2_acc_op_write(mca_osc_rdma2_request_t *req)
     return mca_osc_rdma2_acc_op_issued(req, ucp_ep_flush_nbx(op->acc.peer->ep, &param));
 }
 
-/* Release, results to the user, and the peer free for the next one. */
-static void mca_osc_rdma2_acc_op_finish(mca_osc_rdma2_request_t *req)
+/* Released: the results to the user and the peer free for the next one.
+ * Not on an application thread (app false), the request goes to the done
+ * LIFO here, before the window's count drops: once the count says every
+ * machine finished (MPI_Win_free), their requests are where a drain finds
+ * them.  After this the operation touches neither peer nor window;
+ * mca_osc_rdma2_acc_op_retire does the rest. */
+static void mca_osc_rdma2_acc_op_finish(mca_osc_rdma2_request_t *req, bool app)
 {
     mca_osc_rdma2_acc_op_t *op = req->acc_op, *next;
     mca_osc_rdma2_peer_t *peer = op->acc.peer;
-    int ret = OMPI_SUCCESS;
+    mca_osc_rdma2_module_t *module = peer->module;
 
-    if (op->locked) {
-        mca_osc_rdma2_acc_op_error(req, mca_osc_rdma2_acc_unlock(peer));
-    }
     if (MPI_SUCCESS == req->error && NULL != op->result && !op->result_direct) {
-        ret = mca_osc_rdma2_copy_local(op->acc.rbuf, (int) op->n, op->acc.prim, op->result,
-                                       op->rcount, op->rdt);
-        mca_osc_rdma2_acc_op_error(req, ret);
+        mca_osc_rdma2_acc_op_error(req, mca_osc_rdma2_copy_local(op->acc.rbuf, (int) op->n,
+                                                                 op->acc.prim, op->result,
+                                                                 op->rcount, op->rdt));
     }
     free(op->span);
     free(op->ofree);
     free(op->rfree);
-    OBJ_RELEASE(op->tdt);
-    if (NULL != op->rdt) OBJ_RELEASE(op->rdt);
-    req->acc_op = NULL;
-    OPAL_THREAD_LOCK(&mca_osc_rdma2_acc_queue_lock);
+    op->span = op->ofree = op->rfree = NULL;
+    opal_mutex_lock(&mca_osc_rdma2_acc_queue_lock);
     next = op->next;
     if (NULL == next) peer->sync->acc_last = NULL;
     opal_atomic_wmb();
     peer->sync->acc_running = next;
-    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_acc_queue_lock);
-    free(op);
-    opal_atomic_add_fetch_32(&peer->module->sync.acc_running, -1);
+    opal_mutex_unlock(&mca_osc_rdma2_acc_queue_lock);
     if (NULL != next) {
-        mca_osc_rdma2_request_requeue(next->req);  /* the drain starts it */
+        mca_osc_rdma2_request_requeue(next->req);  /* the next pass starts it */
     }
+    if (!app) {
+        mca_osc_rdma2_request_finished(req);
+    }
+    opal_atomic_add_fetch_32(&module->sync.acc_running, -1);
 }
 
-/* The step after the one whose pieces are done; returns RETRY when the
- * lock is busy and its word mapped (tried again at the next drain). */
+void mca_osc_rdma2_acc_op_retire(mca_osc_rdma2_request_t *req)
+{
+    mca_osc_rdma2_acc_op_t *op = req->acc_op;
+
+    OBJ_RELEASE(op->tdt);
+    if (NULL != op->rdt) OBJ_RELEASE(op->rdt);
+    req->acc_op = NULL;
+    free(op);
+}
+
+/* The step after the one whose pieces are done; returns RETRY while the
+ * lock is busy or its next try is not due. */
 static int mca_osc_rdma2_acc_op_step(mca_osc_rdma2_request_t *req)
 {
     mca_osc_rdma2_acc_op_t *op = req->acc_op;
     int ret = OMPI_SUCCESS;
 
-    if (MPI_SUCCESS != req->error) {
-        op->state = MCA_OSC_RDMA2_ACC_OP_DONE;
-        return MCA_OSC_RDMA2_ACC_OP_PENDING;
+    if (MPI_SUCCESS != req->error && op->state < MCA_OSC_RDMA2_ACC_OP_RELEASING) {
+        op->state = MCA_OSC_RDMA2_ACC_OP_RELEASING;
     }
     switch (op->state) {
     case MCA_OSC_RDMA2_ACC_OP_LOCKING:
-        if (0 != op->lock_old) {
+        if (0 == op->lock_old) {
+            op->locked = true;
+            op->state = MCA_OSC_RDMA2_ACC_OP_FETCHING;
+            ret = mca_osc_rdma2_acc_op_fetch(req);
+        } else if (op->asked) {
+            return mca_osc_rdma2_acc_op_busy(op);
+        } else if (op->wait > 0) {
+            --op->wait;
+            return MCA_OSC_RDMA2_ACC_OP_RETRY;
+        } else {
             ret = mca_osc_rdma2_acc_op_try_lock(req);
-            if (OMPI_SUCCESS == ret && 0 != op->lock_old && !op->acc.peer->pstate.path->ucx) {
-                return MCA_OSC_RDMA2_ACC_OP_RETRY;
-            }
-            break;
         }
-        op->locked = true;
-        op->state = MCA_OSC_RDMA2_ACC_OP_FETCHING;
-        ret = mca_osc_rdma2_acc_op_fetch(req);
         break;
     case MCA_OSC_RDMA2_ACC_OP_FETCHING:
         if (mca_osc_rdma2_is_no_op(op->acc.op)) {
             ret = mca_osc_rdma2_typed_rmw(&op->acc, op->tp, op->tcount, op->tdt, op->n);
-            op->state = MCA_OSC_RDMA2_ACC_OP_DONE;
-            break;
+            op->state = MCA_OSC_RDMA2_ACC_OP_RELEASING;
+        } else {
+            op->state = MCA_OSC_RDMA2_ACC_OP_WRITING;
+            ret = mca_osc_rdma2_acc_op_write(req);
         }
-        op->state = MCA_OSC_RDMA2_ACC_OP_WRITING;
-        ret = mca_osc_rdma2_acc_op_write(req);
         break;
-    default:
+    case MCA_OSC_RDMA2_ACC_OP_WRITING:
+        op->state = MCA_OSC_RDMA2_ACC_OP_RELEASING;
+        break;
+    default:                        /* RELEASING */
         op->state = MCA_OSC_RDMA2_ACC_OP_DONE;
+        if (op->locked) ret = mca_osc_rdma2_acc_op_unlock(req);
         break;
     }
     mca_osc_rdma2_acc_op_error(req, ret);
@@ -1055,12 +1150,12 @@ static int mca_osc_rdma2_acc_op_step(mca_osc_rdma2_request_t *req)
 }
 
 /* Runs steps while they complete at once. */
-int mca_osc_rdma2_acc_op_resume(mca_osc_rdma2_request_t *req)
+int mca_osc_rdma2_acc_op_resume(mca_osc_rdma2_request_t *req, bool app)
 {
     for (;;) {
         int r;
         if (MCA_OSC_RDMA2_ACC_OP_DONE == req->acc_op->state) {
-            mca_osc_rdma2_acc_op_finish(req);
+            mca_osc_rdma2_acc_op_finish(req, app);
             return MCA_OSC_RDMA2_ACC_OP_FINISHED;
         }
         req->outstanding = 1;       /* held while the step issues */
@@ -1085,6 +1180,8 @@ static int mca_osc_rdma2_acc_op_new(mca_osc_rdma2_request_t *req, const mca_osc_
 
     if (NULL == op) return OMPI_ERR_OUT_OF_RESOURCE;
     op->acc = *acc;
+    op->mem = *acc->mem;
+    op->acc.mem = &op->mem;
     op->req = req;
     op->state = MCA_OSC_RDMA2_ACC_OP_LOCKING;
     op->lock_old = 1;               /* not held yet: the first step tries */
@@ -1116,6 +1213,29 @@ static int mca_osc_rdma2_acc_op_new(mca_osc_rdma2_request_t *req, const mca_osc_
     return OMPI_SUCCESS;
 }
 
+/* Queues the operation behind the ones running toward its target; true
+ * when it is the first (it starts now).  Its target's pending flags stay
+ * set until a completion waited for it, so the inline flush and unlock
+ * (mca_osc_rdma2_complete_peer_inline) never skip it. */
+static bool mca_osc_rdma2_acc_op_enqueue(mca_osc_rdma2_acc_op_t *op)
+{
+    mca_osc_rdma2_peer_t *peer = op->acc.peer;
+    bool first;
+
+    mca_osc_rdma2_completion_issued(peer);
+    opal_atomic_add_fetch_32(&peer->module->sync.acc_running, 1);
+    opal_mutex_lock(&mca_osc_rdma2_acc_queue_lock);
+    first = NULL == peer->sync->acc_running;
+    if (first) {
+        peer->sync->acc_running = op;
+    } else {
+        ((mca_osc_rdma2_acc_op_t *) peer->sync->acc_last)->next = op;
+    }
+    peer->sync->acc_last = op;
+    opal_mutex_unlock(&mca_osc_rdma2_acc_queue_lock);
+    return first;
+}
+
 int mca_osc_rdma2_acc_start(mca_osc_rdma2_request_t *req, const void *origin, int ocount,
                             ompi_datatype_t *odt, void *result, int rcount, ompi_datatype_t *rdt,
                             int target, ptrdiff_t disp, int tcount, ompi_datatype_t *tdt,
@@ -1125,16 +1245,15 @@ int mca_osc_rdma2_acc_start(mca_osc_rdma2_request_t *req, const void *origin, in
     mca_osc_rdma2_peer_t *peer;
     uint64_t raddr;
     size_t n;
-    bool first;
     int ret;
 
     *owned = false;
-    if (NULL == result) {
-        /* the mapped single-element case stays on its fast path */
-        if (1 == ocount && 1 == tcount && odt == tdt &&
-            mca_osc_rdma2_fast_element(acc.module, target, tdt, disp, op, origin, NULL, &ret)) {
-            return ret;
-        }
+    /* The mapped single-element case stays on its fast path (never a
+     * target of state machines: those reach their target through UCX). */
+    if (1 == ocount && 1 == tcount && odt == tdt &&
+        (NULL == result || (1 == rcount && rdt == tdt)) &&
+        mca_osc_rdma2_fast_element(acc.module, target, tdt, disp, op, origin, result, &ret)) {
+        return ret;
     }
     ret = mca_osc_rdma2_acc_setup(&acc, &origin, &ocount, &odt, result, rcount, rdt, target, disp,
                                   tcount, tdt, &raddr, &n);
@@ -1150,29 +1269,22 @@ int mca_osc_rdma2_acc_start(mca_osc_rdma2_request_t *req, const void *origin, in
                                    tcount, tdt, n);
     if (OMPI_SUCCESS != ret) return ret;
     *owned = true;
-    opal_atomic_add_fetch_32(&acc.module->sync.acc_running, 1);
-    OPAL_THREAD_LOCK(&mca_osc_rdma2_acc_queue_lock);
-    first = NULL == peer->sync->acc_running;
-    if (first) {
-        peer->sync->acc_running = req->acc_op;
-    } else {
-        ((mca_osc_rdma2_acc_op_t *) peer->sync->acc_last)->next = req->acc_op;
-    }
-    peer->sync->acc_last = req->acc_op;
-    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_acc_queue_lock);
-    if (!first) {
+    if (!mca_osc_rdma2_acc_op_enqueue(req->acc_op)) {
         return OMPI_SUCCESS;        /* the one before starts it when it finished */
     }
     req->outstanding = 0;
-    switch (mca_osc_rdma2_acc_op_resume(req)) {
-    case MCA_OSC_RDMA2_ACC_OP_FINISHED: mca_osc_rdma2_request_complete(req); break;
+    switch (mca_osc_rdma2_acc_op_resume(req, true)) {
+    case MCA_OSC_RDMA2_ACC_OP_FINISHED:
+        mca_osc_rdma2_acc_op_retire(req);
+        mca_osc_rdma2_request_complete(req);
+        break;
     case MCA_OSC_RDMA2_ACC_OP_RETRY: mca_osc_rdma2_request_requeue(req); break;
     default: break;
     }
     return OMPI_SUCCESS;
 }
 
-/* Progress until the request-based accumulate toward peer finished. */
+/* Progress until the request-based accumulates toward peer finished. */
 void mca_osc_rdma2_acc_wait_peer(mca_osc_rdma2_peer_t *peer)
 {
     while (NULL != peer->sync->acc_running) {

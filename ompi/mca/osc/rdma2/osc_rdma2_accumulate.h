@@ -42,15 +42,20 @@ int mca_osc_rdma2_acc_start(mca_osc_rdma2_request_t *req, const void *origin, in
                             struct ompi_datatype_t *rdt, int target, ptrdiff_t disp, int tcount,
                             struct ompi_datatype_t *tdt, struct ompi_op_t *op,
                             struct ompi_win_t *win, bool *owned);
-/* Advances the state machine of `req` whose pieces are all done; one of: */
+/* Advances the state machine of `req` whose pieces are all done, on an
+ * application thread (app) or on our progress thread; one of: */
 enum {
     MCA_OSC_RDMA2_ACC_OP_PENDING,   /* pieces outstanding: their callback requeues it */
-    MCA_OSC_RDMA2_ACC_OP_RETRY,     /* the lock is busy: requeue it */
-    MCA_OSC_RDMA2_ACC_OP_FINISHED   /* complete the request */
+    MCA_OSC_RDMA2_ACC_OP_RETRY,     /* the lock is busy or not due: requeue it */
+    MCA_OSC_RDMA2_ACC_OP_FINISHED   /* released, results in place; app: retire and
+                                     * complete it, else it is on the done LIFO */
 };
-int mca_osc_rdma2_acc_op_resume(mca_osc_rdma2_request_t *req);
-/* Until the request-based accumulate running toward the peer / toward any
- * target of the window finished (completion, and accumulates' order). */
+int mca_osc_rdma2_acc_op_resume(mca_osc_rdma2_request_t *req, bool app);
+/* What is left of a finished machine (datatype references, memory), on
+ * an application thread, before its request completes. */
+void mca_osc_rdma2_acc_op_retire(mca_osc_rdma2_request_t *req);
+/* Until the request-based accumulates toward the peer / toward any target
+ * of the window finished (completion, and accumulates' order). */
 void mca_osc_rdma2_acc_wait_peer(mca_osc_rdma2_peer_t *peer);
 void mca_osc_rdma2_acc_wait_all(mca_osc_rdma2_module_t *module);
 

@@ -189,10 +189,10 @@ int mca_osc_rdma2_copy_local(const void *src, int scount, struct ompi_datatype_t
                                     mca_osc_rdma2_copy_pair, NULL);
 }
 
-int mca_osc_rdma2_xfer_req(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
-                           bool is_put, mca_osc_rdma2_request_t *req, void *local, int count,
-                           struct ompi_datatype_t *dt, uint64_t raddr, int tcount,
-                           struct ompi_datatype_t *tdt)
+static int mca_osc_rdma2_xfer_any(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
+                                  bool is_put, mca_osc_rdma2_request_t *req, void *local,
+                                  int count, struct ompi_datatype_t *dt, uint64_t raddr,
+                                  int tcount, struct ompi_datatype_t *tdt)
 {
     ptrdiff_t llb, rlb;
     size_t size;
@@ -205,11 +205,21 @@ int mca_osc_rdma2_xfer_req(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_m
     return mca_osc_rdma2_xfer_iov(peer, mem, is_put, req, local, count, dt, raddr, tcount, tdt);
 }
 
+/* For the accumulate state machines; Put, Get and the blocking paths
+ * keep the static one (inlined there). */
+int mca_osc_rdma2_xfer_req(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
+                           bool is_put, mca_osc_rdma2_request_t *req, void *local, int count,
+                           struct ompi_datatype_t *dt, uint64_t raddr, int tcount,
+                           struct ompi_datatype_t *tdt)
+{
+    return mca_osc_rdma2_xfer_any(peer, mem, is_put, req, local, count, dt, raddr, tcount, tdt);
+}
+
 int mca_osc_rdma2_xfer(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
                        bool is_put, void *local, int count, struct ompi_datatype_t *dt,
                        uint64_t raddr, int tcount, struct ompi_datatype_t *tdt)
 {
-    return mca_osc_rdma2_xfer_req(peer, mem, is_put, NULL, local, count, dt, raddr, tcount, tdt);
+    return mca_osc_rdma2_xfer_any(peer, mem, is_put, NULL, local, count, dt, raddr, tcount, tdt);
 }
 
 /* Common checks of Put/Get/accumulates: peer, epoch, matching sizes, range. */
@@ -250,7 +260,7 @@ int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *
     if (OMPI_SUCCESS != ret || 0 == target_count) {
         return ret;
     }
-    return mca_osc_rdma2_xfer_req(peer, mem, is_put, req, origin_addr, origin_count, origin_dt,
+    return mca_osc_rdma2_xfer_any(peer, mem, is_put, req, origin_addr, origin_count, origin_dt,
                                   raddr, target_count, target_dt);
 }
 

@@ -15,21 +15,41 @@
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_path_ucx.h"
 
+/* The parts that reach UCX are out of line, so that the shortcuts need
+ * no stack frame.  A request-based accumulate keeps its target's and its
+ * window's ucx_pending set (mca_osc_rdma2_completion_issued): those parts
+ * finish it before they flush. */
+static __opal_attribute_noinline__ int mca_osc_rdma2_complete_peer_ucx(mca_osc_rdma2_peer_t *peer)
+{
+    if (OPAL_UNLIKELY(NULL != peer->sync->acc_running)) {
+        mca_osc_rdma2_acc_wait_peer(peer);
+    }
+    peer->sync->ucx_pending = false;
+    return mca_osc_rdma2_ucx_flush_ep(peer);
+}
+
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer)
 {
     mca_osc_rdma2_sync_target_t *t = peer->sync;
 
-    if (OPAL_UNLIKELY(NULL != t->acc_running)) {
-        mca_osc_rdma2_acc_wait_peer(peer);
-    }
     /* Direct stores are ordered before the atomic release that follows
      * (a full fence is not needed: direct gets are done loads). */
     opal_atomic_wmb();
     if (!t->ucx_pending && (mca_osc_rdma2_flags_trusted() || NULL == peer->ep)) {
         return OMPI_SUCCESS;
     }
-    t->ucx_pending = false;
-    return mca_osc_rdma2_ucx_flush_ep(peer);
+    return mca_osc_rdma2_complete_peer_ucx(peer);
+}
+
+static __opal_attribute_noinline__ int
+mca_osc_rdma2_fence_before_release(mca_osc_rdma2_peer_t *peer)
+{
+    if (OPAL_UNLIKELY(NULL != peer->sync->acc_running)) {
+        mca_osc_rdma2_acc_wait_peer(peer);
+    }
+    peer->sync->ucx_pending = false;
+    peer->sync->release_waits = true;
+    return mca_osc_rdma2_ucx_fence();
 }
 
 /* Before releasing a lock word of `peer`: when the release is a UCX atomic
@@ -40,20 +60,13 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer)
  * and costs none.  A CPU-atomic release needs the flush. */
 int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool release_via_ucx)
 {
-    mca_osc_rdma2_sync_target_t *t = peer->sync;
-
-    if (OPAL_UNLIKELY(NULL != t->acc_running)) {
-        mca_osc_rdma2_acc_wait_peer(peer);
-    }
-    if (!release_via_ucx || !t->ucx_pending || !mca_osc_rdma2_flags_trusted()) {
+    if (!release_via_ucx || !peer->sync->ucx_pending || !mca_osc_rdma2_flags_trusted()) {
         return mca_osc_rdma2_complete_peer(peer);
     }
-    t->ucx_pending = false;
-    t->release_waits = true;
-    return mca_osc_rdma2_ucx_fence();
+    return mca_osc_rdma2_fence_before_release(peer);
 }
 
-int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
+static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rdma2_module_t *module)
 {
     mca_osc_rdma2_sync_t *sync = &module->sync;
     int i, ret;
@@ -61,16 +74,21 @@ int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
     if (OPAL_UNLIKELY(0 != sync->acc_running)) {
         mca_osc_rdma2_acc_wait_all(module);
     }
-    opal_atomic_mb();
-    if (!sync->ucx_pending && mca_osc_rdma2_flags_trusted()) {
-        return OMPI_SUCCESS;
-    }
     sync->ucx_pending = false;
     ret = mca_osc_rdma2_ucx_flush_worker();
     for (i = 0; i < module->size_comm; ++i) {
         sync->target[i].ucx_pending = false;
     }
     return ret;
+}
+
+int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
+{
+    opal_atomic_mb();
+    if (!module->sync.ucx_pending && mca_osc_rdma2_flags_trusted()) {
+        return OMPI_SUCCESS;
+    }
+    return mca_osc_rdma2_complete_all_ucx(module);
 }
 
 int mca_osc_rdma2_complete_window(mca_osc_rdma2_module_t *module)

@@ -15,7 +15,10 @@
 
 BEGIN_C_DECLS
 
-/* A UCX operation to `peer` was issued: the next flush must complete it. */
+/* A UCX operation to `peer` was issued, or a request-based accumulate
+ * toward it queued: the next flush must complete it.  Only completions
+ * that first waited for the peer's accumulates clear the flags, so while
+ * one is queued they stay set and no shortcut below skips it. */
 static inline void mca_osc_rdma2_completion_issued(mca_osc_rdma2_peer_t *peer)
 {
     peer->sync->ucx_pending = true;

@@ -54,6 +54,7 @@ typedef struct mca_osc_rdma2_component_t {
     opal_recursive_mutex_t lock;    /* component state, under MPI_THREAD_MULTIPLE */
     opal_free_list_t requests;      /* of mca_osc_rdma2_request_t */
     opal_lifo_t requests_done;      /* requests whose last piece finished (osc_rdma2_request.c) */
+    opal_lifo_t requests_acc;       /* accumulate state machines whose next step is due */
 } mca_osc_rdma2_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_osc_rdma2_component_t mca_osc_rdma2_component;

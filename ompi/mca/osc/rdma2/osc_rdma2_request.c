@@ -13,9 +13,10 @@
  * Raccumulate/Rget_accumulate: where the accumulate goes through the
  * target's accumulate lock and UCX carries the data, a state machine
  * (osc_rdma2_accumulate.c) takes the lock, fetches, updates, writes back,
- * flushes and releases, advanced by the drain below each time its pieces
- * are done; everywhere else (mapped, CMA, element atomics) the accumulate
- * is complete on return, and so is the request.
+ * flushes and releases, advanced by the drain below (or by our progress
+ * thread, while the application computes outside MPI) each time its
+ * pieces are done; everywhere else (mapped, CMA, element atomics) the
+ * accumulate is complete on return, and so is the request.
  *
  * UCX callbacks never complete the MPI request themselves: completing it
  * may run user-visible completion callbacks that call MPI and progress
@@ -71,6 +72,7 @@ int mca_osc_rdma2_request_init(void)
 {
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.requests, opal_free_list_t);
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.requests_done, opal_lifo_t);
+    OBJ_CONSTRUCT(&mca_osc_rdma2_component.requests_acc, opal_lifo_t);
     return opal_free_list_init(&mca_osc_rdma2_component.requests,
                                sizeof(mca_osc_rdma2_request_t), opal_cache_line_size,
                                OBJ_CLASS(mca_osc_rdma2_request_t), 0, opal_cache_line_size,
@@ -79,6 +81,7 @@ int mca_osc_rdma2_request_init(void)
 
 void mca_osc_rdma2_request_fini(void)
 {
+    OBJ_DESTRUCT(&mca_osc_rdma2_component.requests_acc);
     OBJ_DESTRUCT(&mca_osc_rdma2_component.requests_done);
     OBJ_DESTRUCT(&mca_osc_rdma2_component.requests);
 }
@@ -95,7 +98,7 @@ void mca_osc_rdma2_request_complete(mca_osc_rdma2_request_t *req)
 }
 
 /* Pieces may finish on our progress thread even in a single-threaded
- * program, so the done list always takes the atomic LIFO operations (the
+ * program, so both lists always take the atomic LIFO operations (the
  * plain opal_lifo_push/pop are atomic only when opal_using_threads()). */
 static void mca_osc_rdma2_request_defer(mca_osc_rdma2_request_t *req)
 {
@@ -103,45 +106,74 @@ static void mca_osc_rdma2_request_defer(mca_osc_rdma2_request_t *req)
                           &req->super.super.super);
 }
 
-void mca_osc_rdma2_request_requeue(mca_osc_rdma2_request_t *req)
+void mca_osc_rdma2_request_finished(mca_osc_rdma2_request_t *req)
 {
     mca_osc_rdma2_request_defer(req);
 }
 
-/* Accumulates waiting for a busy lock come back to the LIFO after this
- * pass, so that one pass ends. */
-int mca_osc_rdma2_request_drain(void)
+void mca_osc_rdma2_request_requeue(mca_osc_rdma2_request_t *req)
+{
+    opal_lifo_push_atomic(&mca_osc_rdma2_component.requests_acc, &req->super.super.super);
+}
+
+/* Runs the next step of every accumulate state machine whose pieces are
+ * done.  A finished one is retired and completed here on an application
+ * thread (app), else it waits on the done LIFO for the next drain.  Machines
+ * waiting for a busy lock come back to their LIFO after this pass, so
+ * that one pass ends; they are not counted as work (the progress thread
+ * then naps). */
+int mca_osc_rdma2_request_advance(bool app)
 {
     mca_osc_rdma2_request_t *req, *retry = NULL;
     opal_list_item_t *item;
-    int n = 0;
+    int n = 0, r;
 
-    if (opal_lifo_is_empty(&mca_osc_rdma2_component.requests_done)) {
+    if (opal_lifo_is_empty(&mca_osc_rdma2_component.requests_acc)) {
         return 0;
     }
-    while (NULL != (item = opal_lifo_pop_atomic(&mca_osc_rdma2_component.requests_done))) {
+    while (NULL != (item = opal_lifo_pop_atomic(&mca_osc_rdma2_component.requests_acc))) {
         req = (mca_osc_rdma2_request_t *) item;
-        if (NULL != req->acc_op) {
-            int r = mca_osc_rdma2_acc_op_resume(req);
-            if (MCA_OSC_RDMA2_ACC_OP_RETRY == r) {
-                item->opal_list_next = (opal_list_item_t *) retry;
-                retry = req;
-            }
-            if (MCA_OSC_RDMA2_ACC_OP_FINISHED != r) {
-                continue;
-            }
+        r = mca_osc_rdma2_acc_op_resume(req, app);
+        if (MCA_OSC_RDMA2_ACC_OP_RETRY == r) {
+            item->opal_list_next = (opal_list_item_t *) retry;
+            retry = req;
+            continue;
         }
-        mca_osc_rdma2_request_done(req);
         ++n;
+        if (app && MCA_OSC_RDMA2_ACC_OP_FINISHED == r) {
+            mca_osc_rdma2_acc_op_retire(req);
+            mca_osc_rdma2_request_done(req);
+        }
     }
     while (NULL != retry) {
         req = retry;
         retry = (mca_osc_rdma2_request_t *) req->super.super.super.opal_list_next;
-        mca_osc_rdma2_request_defer(req);
+        mca_osc_rdma2_request_requeue(req);
     }
     return n;
 }
 
+int mca_osc_rdma2_request_drain(void)
+{
+    mca_osc_rdma2_request_t *req;
+    opal_list_item_t *item;
+    int n = mca_osc_rdma2_request_advance(true);
+
+    if (opal_lifo_is_empty(&mca_osc_rdma2_component.requests_done)) {
+        return n;
+    }
+    while (NULL != (item = opal_lifo_pop_atomic(&mca_osc_rdma2_component.requests_done))) {
+        req = (mca_osc_rdma2_request_t *) item;
+        if (OPAL_UNLIKELY(NULL != req->acc_op)) {
+            mca_osc_rdma2_acc_op_retire(req);   /* finished on the progress thread */
+        }
+        mca_osc_rdma2_request_done(req);
+        ++n;
+    }
+    return n;
+}
+
+/* A state machine's pieces: its next step is due. */
 void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data)
 {
     mca_osc_rdma2_request_t *req = (mca_osc_rdma2_request_t *) user_data;
@@ -151,7 +183,11 @@ void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *us
     }
     ucp_request_free(ucx_req);
     if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
-        mca_osc_rdma2_request_defer(req);
+        if (NULL != req->acc_op) {
+            mca_osc_rdma2_request_requeue(req);
+        } else {
+            mca_osc_rdma2_request_defer(req);
+        }
     }
 }
 

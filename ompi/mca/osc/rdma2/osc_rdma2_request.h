@@ -21,9 +21,10 @@ struct mca_osc_rdma2_acc_op_t;
  * for the issuing thread).  From the component's free list; while its last
  * piece's completion waits for progress it sits on the component's done
  * LIFO (through the list item of its free-list item).  A request-based
- * accumulate through UCX carries its state machine (`acc_op`): the drain
- * advances it each time its pieces are done, and completes the request
- * when it finished (osc_rdma2_accumulate.c). */
+ * accumulate through UCX carries its state machine (`acc_op`): each time
+ * its pieces are done it sits on the state machines' LIFO instead, and
+ * the drain or our progress thread runs its next step; when it finished,
+ * the drain completes the request (osc_rdma2_accumulate.c). */
 typedef struct mca_osc_rdma2_request_t {
     ompi_request_t super;
     volatile int32_t outstanding;
@@ -58,12 +59,21 @@ void mca_osc_rdma2_request_fini(void);
 
 /* UCX completion callback of one piece of a request-based operation. */
 void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data);
-/* Completes the MPI requests whose last piece finished (never called from
- * a UCX callback); returns how many. */
+/* Completes the MPI requests whose last piece finished, after running
+ * the next steps of accumulate state machines (never called from a UCX
+ * callback, only on application threads); returns how many. */
 int mca_osc_rdma2_request_drain(void);
-/* Completes a request now (not from a UCX callback). */
+/* Runs the next steps of the accumulate state machines that are due;
+ * app: on an application thread (finished ones complete here), else on
+ * our progress thread (they wait on the done LIFO).  Returns the work done. */
+int mca_osc_rdma2_request_advance(bool app);
+/* Completes a request now (on an application thread). */
 void mca_osc_rdma2_request_complete(mca_osc_rdma2_request_t *req);
-/* Puts a request on the done LIFO: the next drain looks at it again. */
+/* Puts a finished accumulate's request on the done LIFO (from our
+ * progress thread): the next drain retires and completes it. */
+void mca_osc_rdma2_request_finished(mca_osc_rdma2_request_t *req);
+/* Puts an accumulate's request on the state machines' LIFO: the next
+ * pass runs its next step. */
 void mca_osc_rdma2_request_requeue(mca_osc_rdma2_request_t *req);
 
 END_C_DECLS

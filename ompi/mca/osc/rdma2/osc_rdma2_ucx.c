@@ -86,10 +86,14 @@ int mca_osc_rdma2_ucx_init(void)
     return OMPI_SUCCESS;
 }
 
+/* The worker, and the accumulate state machines its callbacks made due:
+ * a request-based accumulate advances while its origin computes outside
+ * MPI (its request completes at the origin's next drain). */
 static int mca_osc_rdma2_thread_poll(void *ctx)
 {
     (void) ctx;
-    return (int) ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker);
+    return (int) ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker) +
+           mca_osc_rdma2_request_advance(false);
 }
 
 void mca_osc_rdma2_ucx_fini(void)

@@ -537,6 +537,9 @@ int mca_osc_rdma2_free(struct ompi_win_t *win)
         return OMPI_ERR_RMA_SYNC;
     }
     ret = mca_osc_rdma2_complete_window(module);
+    /* Requests of accumulates our progress thread finished wait on the
+     * done LIFO; our progress callback may be gone after this window. */
+    (void) mca_osc_rdma2_request_drain();
     /* Nobody may touch our memory or state after we unmap it. */
     if (OMPI_SUCCESS == ret) {
         ret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
