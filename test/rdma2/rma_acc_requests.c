@@ -15,6 +15,15 @@
  *  - contention: every rank issues NC Raccumulate SUM (and NC
  *    Rget_accumulate NO_OP) to rank 0 at once, completed by
  *    MPI_Testany polling then MPI_Win_flush; the sum is exact.
+ *  - completion by the epoch: rank 0 issues Raccumulate SUM (64
+ *    elements) and Rget_accumulate SUM to rank 1 under a shared lock,
+ *    then MPI_Win_flush or MPI_Win_unlock, and makes no MPI call after
+ *    that until rank 1 has checked: the fetched values must be in place
+ *    at once (before MPI_Waitall), and rank 1, polling MPI until rank 0
+ *    raises a flag in a shared file, must find every update in its
+ *    window memory.  Meanwhile the other ranks keep rank 1's accumulate
+ *    lock busy with blocking accumulates elsewhere in its part, so that
+ *    some of rank 0's requests wait for it.
  * Over TCP, a proof that the requests are outstanding: rank 1 waits
  * outside MPI (no progress: no progress thread) on a flag in a shared
  * file while rank 0 issues Raccumulates to it on a created window; they
@@ -144,26 +153,131 @@ static void contention(int flavor)
     free(old);
 }
 
+/* Flags every rank sees outside MPI: a shared file's page (NULL when it
+ * could not be mapped). */
+struct flags {
+    char name[64];
+    int fd;
+    volatile int *flag;
+};
+
+static void flags_open(struct flags *f)
+{
+    memset(f->name, 0, sizeof f->name);
+    f->fd = -1;
+    snprintf(f->name, sizeof f->name, "/dev/shm/ompix-acc-req-%d", (int) getpid());
+    MPI_Bcast(f->name, sizeof f->name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (0 == rank) {
+        f->fd = open(f->name, O_RDWR | O_CREAT | O_TRUNC, 0600);
+        if (f->fd < 0 || 0 != ftruncate(f->fd, 4096)) fail("cannot create %s", f->name);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 != rank) f->fd = open(f->name, O_RDWR);
+    f->flag = f->fd >= 0 ? mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0) : NULL;
+    if (MAP_FAILED == (void *) f->flag) f->flag = NULL;
+    if (NULL == f->flag) fail("cannot map %s", f->name);
+}
+
+static void flags_close(struct flags *f)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (NULL != f->flag) munmap((void *) f->flag, 4096);
+    if (f->fd >= 0) close(f->fd);
+    if (0 == rank) unlink(f->name);
+}
+
+/* Until flag i is raised, outside MPI (progress: false) or polling MPI;
+ * false after 60 s. */
+static int flags_wait(struct flags *f, int i, int progress)
+{
+    time_t t0 = time(NULL);
+
+    while (NULL != f->flag && 0 == f->flag[i]) {
+        if (time(NULL) - t0 > 60) return 0;
+        if (progress) {
+            int any;
+            MPI_Iprobe(MPI_ANY_SOURCE, 4711, MPI_COMM_WORLD, &any, MPI_STATUS_IGNORE);
+        }
+    }
+    return NULL != f->flag;
+}
+
+#define NE_EPOCH 50
+
+/* Raccumulates complete with MPI_Win_flush / MPI_Win_unlock (flush: 1). */
+static void epoch_completion(int flavor, int flush)
+{
+    struct rwin w;
+    struct flags f;
+    MPI_Request req[2 * NE_EPOCH];
+    elem_t *src = malloc(NE_EPOCH * W * sizeof(elem_t)), one = 1, got[NE_EPOCH];
+    int n = 0;
+
+    set_case("Raccumulate completed by MPI_Win_%s on a %s window", flush ? "flush" : "unlock",
+             flavor_name[flavor]);
+    flags_open(&f);
+    rwin_open(&w, flavor, NE, MPI_COMM_WORLD);
+    fill(&w);
+    if (0 == rank) {
+        OK(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w.win));
+        for (int k = 0; k < NE_EPOCH; ++k) {
+            for (int i = 0; i < W; ++i) src[k * W + i] = (elem_t) k * 5 + i;
+            got[k] = -1;
+            OK(MPI_Raccumulate(&src[k * W], W, ELEM, 1, rwin_disp(&w, 1, 0), W, ELEM, MPI_SUM,
+                               w.win, &req[n++]));
+            OK(MPI_Rget_accumulate(&one, 1, ELEM, &got[k], 1, ELEM, 1, rwin_disp(&w, 1, W + 1),
+                                   1, ELEM, MPI_SUM, w.win, &req[n++]));
+        }
+        OK(flush ? MPI_Win_flush(1, w.win) : MPI_Win_unlock(1, w.win));
+        /* no MPI call until rank 1 has looked */
+        for (int k = 0; k < NE_EPOCH; ++k) {
+            check_eq("Rget_accumulate result right after the epoch call", k,
+                     init(1, W + 1) + k, got[k]);
+        }
+        if (NULL != f.flag) f.flag[0] = 1;
+        if (!flags_wait(&f, 1, 0)) fail("rank 1 did not check within 60 s");
+        OK(MPI_Waitall(n, req, MPI_STATUSES_IGNORE));
+        if (flush) OK(MPI_Win_unlock(1, w.win));
+    } else if (1 == rank) {
+        if (!flags_wait(&f, 0, 1)) fail("rank 0 did not raise its flag within 60 s");
+        for (int i = 0; i < W; ++i) {
+            elem_t e = init(1, i);
+            for (int k = 0; k < NE_EPOCH; ++k) e += (elem_t) k * 5 + i;
+            check_eq("element seen by the target after the origin's epoch call", i, e,
+                     ((volatile elem_t *) w.base)[i]);
+        }
+        check_eq("counter seen by the target after the origin's epoch call", W + 1,
+                 init(1, W + 1) + NE_EPOCH, ((volatile elem_t *) w.base)[W + 1]);
+        if (NULL != f.flag) f.flag[1] = 1;
+    } else {
+        time_t t0 = time(NULL);
+        OK(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w.win));
+        while (NULL != f.flag && 0 == f.flag[0] && time(NULL) - t0 < 60) {
+            OK(MPI_Accumulate(&one, 1, ELEM, 1, rwin_disp(&w, 1, W + 2), 1, ELEM, MPI_SUM,
+                              w.win));
+            OK(MPI_Win_flush(1, w.win));
+        }
+        OK(MPI_Win_unlock(1, w.win));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    rwin_close(&w);
+    flags_close(&f);
+    free(src);
+}
+
 /* Over TCP: requests outstanding while the target makes no progress. */
 static void outstanding(void)
 {
-    char name[64] = {0};
+    struct flags f;
     volatile int *flag;
     struct rwin w;
     MPI_Request req[16];
     elem_t v[16];
-    int fd = -1, all = 1;
+    int all = 1;
 
     set_case("Raccumulate outstanding while the target is outside MPI");
-    snprintf(name, sizeof name, "/dev/shm/ompix-acc-req-%d", (int) getpid());
-    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (0 == rank) {
-        fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0600);
-        if (fd < 0 || 0 != ftruncate(fd, 4096)) fail("cannot create %s", name);
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (1 == rank) fd = open(name, O_RDWR);
-    flag = fd >= 0 ? mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : NULL;
+    flags_open(&f);
+    flag = f.flag;
     rwin_open(&w, FL_CREATE, NE, MPI_COMM_WORLD);
     fill(&w);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -193,9 +307,7 @@ static void outstanding(void)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     rwin_close(&w);
-    if (NULL != flag) munmap((void *) flag, 4096);
-    if (fd >= 0) close(fd);
-    if (0 == rank) unlink(name);
+    flags_close(&f);
 }
 
 int main(int argc, char **argv)
@@ -206,6 +318,8 @@ int main(int argc, char **argv)
     for (int f = FL_CREATE; f <= FL_DYNAMIC; ++f) {
         ordering(f);
         contention(f);
+        epoch_completion(f, 1);
+        epoch_completion(f, 0);
     }
     if (NULL != tls && NULL != strstr(tls, "tcp")) {
         outstanding();
