@@ -28,6 +28,7 @@
 #include "ompi/mca/osc/base/base.h"
 
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_datatype.h"
 
 #include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_comm.h"
@@ -314,21 +315,21 @@ static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int
     char *tmp;
 
     if (NULL != acc->rbuf) {
-        mca_osc_rdma2_copy_local(tp, tcount, tdt, acc->rbuf, (int) n, acc->prim);
+        mca_common_ompix_datatype_copy(tp, tcount, tdt, acc->rbuf, (int) n, acc->prim);
     }
     if (mca_osc_rdma2_is_no_op(acc->op)) {
         return OMPI_SUCCESS;
     }
     if (mca_osc_rdma2_is_replace(acc->op)) {
-        return mca_osc_rdma2_copy_local(acc->obuf, (int) n, acc->prim, tp, tcount, tdt);
+        return mca_common_ompix_datatype_copy(acc->obuf, (int) n, acc->prim, tp, tcount, tdt);
     }
     ompi_datatype_get_extent(acc->prim, &lb, &extent);
     span = n * (size_t) extent;
     tmp = malloc(span);
     if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
-    mca_osc_rdma2_copy_local(tp, tcount, tdt, tmp, (int) n, acc->prim);
+    mca_common_ompix_datatype_copy(tp, tcount, tdt, tmp, (int) n, acc->prim);
     ompi_op_reduce(acc->op, (void *) acc->obuf, tmp, (int) n, acc->prim);
-    mca_osc_rdma2_copy_local(tmp, (int) n, acc->prim, tp, tcount, tdt);
+    mca_common_ompix_datatype_copy(tmp, (int) n, acc->prim, tp, tcount, tdt);
     free(tmp);
     return OMPI_SUCCESS;
 }
@@ -399,7 +400,7 @@ static int mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt,
     }
     *to_free = *out = malloc(n * (size_t) pextent);
     if (NULL == *out) return OMPI_ERR_OUT_OF_RESOURCE;
-    return mca_osc_rdma2_copy_local(buf, count, dt, *out, (int) n, prim);
+    return mca_common_ompix_datatype_copy(buf, count, dt, *out, (int) n, prim);
 }
 
 /* Where old target elements are collected: the user's result buffer when
@@ -474,7 +475,7 @@ static int mca_osc_rdma2_acc_common(const void *origin, int ocount, ompi_datatyp
             : mca_osc_rdma2_lock_path(&acc, raddr, tcount, tdt, n);
     }
     if (OMPI_SUCCESS == ret && NULL != result && !result_direct) {
-        ret = mca_osc_rdma2_copy_local(acc.rbuf, (int) n, acc.prim, result, rcount, rdt);
+        ret = mca_common_ompix_datatype_copy(acc.rbuf, (int) n, acc.prim, result, rcount, rdt);
     }
     free(ofree);
     free(rfree);
