@@ -2,10 +2,10 @@
  * ompix-test: np=1,2,3,4 tls=shm,tcp pml=ob1,ucx timeout=120
  *
  * Persistent allgather, gather, scatter, alltoall and bcast whose send or
- * receive side is a large "contiguous with gaps" type (a resized
+ * receive side (or both) is a large "contiguous with gaps" type (a resized
  * contiguous of a vector of an hvector of MPI_INT: one block of 32 765
  * ints and an 8-byte gap per element, 2 elements) and whose other side is
- * plain MPI_INT.  Open MPI 4.1.4's ompi_datatype_sndrcv drops the last up
+ * plain MPI_INT or the same type.  Open MPI 4.1.4's ompi_datatype_sndrcv drops the last up
  * to 64 KiB of such a layout (stock MPI_Allgather does, on its own block);
  * persist's local copies must be exact.  Every element is checked, 3
  * starts each with new contents.
@@ -73,16 +73,19 @@ static void poison(int *g, int *p, int gapped_recv)
 }
 
 /* kind: 0 allgather, 1 gather, 2 scatter, 3 alltoall, 4 bcast.  gapped_send:
- * the gapped type is on the send side (else on the receive side).  Block
+ * the gapped type is on the send side (else on the receive side); both:
+ * on both sides (the send side then in a buffer of its own).  Block
  * contents name sender and, for scatter and alltoall, receiver (else 0). */
-static void run(int kind, int gapped_send, int root)
+static void run(int kind, int gapped_send, int both, int root)
 {
     static const char *names[] = {"allgather", "gather", "scatter", "alltoall", "bcast"};
     int *g = malloc(sizeof(int) * 2 * EXT * (size_t) size);    /* gapped, one block per rank */
     int *p = malloc(sizeof(int) * (size_t) N * (size_t) size); /* plain, one block per rank */
-    MPI_Datatype st = gapped_send ? gaps : MPI_INT, rt = gapped_send ? MPI_INT : gaps;
-    int sc = gapped_send ? 2 : N, rc = gapped_send ? N : 2;
-    void *sbuf = gapped_send ? (void *) g : (void *) p, *rbuf = gapped_send ? (void *) p : (void *) g;
+    int *gs = both ? malloc(sizeof(int) * 2 * EXT * (size_t) size) : g;
+    MPI_Datatype st = gapped_send || both ? gaps : MPI_INT, rt = gapped_send && !both ? MPI_INT : gaps;
+    int sc = gapped_send || both ? 2 : N, rc = gapped_send && !both ? N : 2;
+    void *sbuf = gapped_send || both ? (void *) gs : (void *) p;
+    void *rbuf = gapped_send && !both ? (void *) p : (void *) g;
     int personal = 2 == kind || 3 == kind;
     MPI_Request req;
 
@@ -98,11 +101,11 @@ static void run(int kind, int gapped_send, int root)
         if (4 == kind) {
             fill_gapped(g, root, 0, rank == root ? it : -1);
         } else {
-            poison(g, p, !gapped_send);
+            poison(g, p, !gapped_send || both);
             for (int q = 0; q < (personal ? size : 1); ++q) {
                 int to = personal ? q : 0;
                 if (2 == kind && rank != root) break;
-                if (gapped_send) fill_gapped(g + (size_t) q * 2 * EXT, rank, to, it);
+                if (gapped_send || both) fill_gapped(gs + (size_t) q * 2 * EXT, rank, to, it);
                 else for (int i = 0; i < N; ++i) p[(size_t) q * N + i] = val(rank, to, it, i);
             }
         }
@@ -113,15 +116,16 @@ static void run(int kind, int gapped_send, int root)
             int *rp = p + (size_t) q * N, *rg = g + (size_t) q * 2 * EXT;
             if ((1 == kind && rank != root) || ((2 == kind || 4 == kind) && q > 0)) break;
             if (4 == kind) bad += check_gapped(g, from, to, it);
-            else bad += gapped_send ? check_plain(rp, from, to, it) : check_gapped(rg, from, to, it);
+            else bad += gapped_send && !both ? check_plain(rp, from, to, it) : check_gapped(rg, from, to, it);
         }
         if (bad) {
             printf("rank %d: %s %s-side gaps root %d start %d: %d wrong elements\n", rank, names[kind],
-                   gapped_send ? "send" : "receive", root, it, bad);
+                   both ? "both" : gapped_send ? "send" : "receive", root, it, bad);
         }
         CHECK(0 == bad);
     }
     MPI_Request_free(&req);
+    if (both) free(gs);
     free(g);
     free(p);
 }
@@ -133,8 +137,9 @@ int main(int argc, char **argv)
     for (int kind = 0; kind < 5; ++kind) {
         for (int gapped_send = 0; gapped_send < 2; ++gapped_send) {
             if (4 == kind && !gapped_send) continue;
-            run(kind, gapped_send, size - 1);
+            run(kind, gapped_send, 0, size - 1);
         }
+        if (4 != kind) run(kind, 1, 1, size - 1);
     }
     MPI_Type_free(&gaps);
     return ompix_test_finish("persist_dt_gaps");
