@@ -25,7 +25,8 @@
 BEGIN_C_DECLS
 
 /* A local step between rounds: dst = src (copy, same datatype), dst = src
- * op dst (reduce), or src converted into dst's datatype (sndrcv). */
+ * op dst (reduce), or src converted into dst's datatype (SNDRCV, by
+ * mca_common_ompix_datatype_copy). */
 typedef enum {
     MCA_COLL_PERSIST_COPY,
     MCA_COLL_PERSIST_REDUCE,

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 
+#include "ompi/mca/common/ompix/common_ompix_datatype.h"
 #include "ompi/mca/pml/pml.h"
 #include "opal/runtime/opal_progress.h"
 
@@ -30,7 +31,8 @@ static void mca_coll_persist_request_run_actions(mca_coll_persist_request_t *req
             ompi_op_reduce(a->op, a->src, a->dst, a->count, a->dtype);
             break;
         case MCA_COLL_PERSIST_SNDRCV:
-            ompi_datatype_sndrcv(a->src, a->src_count, a->src_dtype, a->dst, a->count, a->dtype);
+            mca_common_ompix_datatype_copy(a->src, a->src_count, a->src_dtype, a->dst, a->count,
+                                           a->dtype);
             break;
         }
     }

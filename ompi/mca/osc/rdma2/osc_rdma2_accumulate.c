@@ -30,6 +30,7 @@
 #include "ompi/mca/osc/base/base.h"
 
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_datatype.h"
 
 #include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_comm.h"
@@ -319,21 +320,21 @@ static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int
     char *tmp;
 
     if (NULL != acc->rbuf) {
-        mca_osc_rdma2_copy_local(tp, tcount, tdt, acc->rbuf, (int) n, acc->prim);
+        mca_common_ompix_datatype_copy(tp, tcount, tdt, acc->rbuf, (int) n, acc->prim);
     }
     if (mca_osc_rdma2_is_no_op(acc->op)) {
         return OMPI_SUCCESS;
     }
     if (mca_osc_rdma2_is_replace(acc->op)) {
-        return mca_osc_rdma2_copy_local(acc->obuf, (int) n, acc->prim, tp, tcount, tdt);
+        return mca_common_ompix_datatype_copy(acc->obuf, (int) n, acc->prim, tp, tcount, tdt);
     }
     ompi_datatype_get_extent(acc->prim, &lb, &extent);
     span = n * (size_t) extent;
     tmp = malloc(span);
     if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
-    mca_osc_rdma2_copy_local(tp, tcount, tdt, tmp, (int) n, acc->prim);
+    mca_common_ompix_datatype_copy(tp, tcount, tdt, tmp, (int) n, acc->prim);
     ompi_op_reduce(acc->op, (void *) acc->obuf, tmp, (int) n, acc->prim);
-    mca_osc_rdma2_copy_local(tmp, (int) n, acc->prim, tp, tcount, tdt);
+    mca_common_ompix_datatype_copy(tmp, (int) n, acc->prim, tp, tcount, tdt);
     free(tmp);
     return OMPI_SUCCESS;
 }
@@ -412,7 +413,7 @@ mca_osc_rdma2_pack(const void *buf, int count, ompi_datatype_t *dt, ompi_datatyp
     }
     *to_free = *out = malloc(n * (size_t) pextent);
     if (NULL == *out) return OMPI_ERR_OUT_OF_RESOURCE;
-    return mca_osc_rdma2_copy_local(buf, count, dt, *out, (int) n, prim);
+    return mca_common_ompix_datatype_copy(buf, count, dt, *out, (int) n, prim);
 }
 
 /* Where old target elements are collected: the user's result buffer when
@@ -511,7 +512,7 @@ mca_osc_rdma2_acc_run(mca_osc_rdma2_acc_t *acc, const void *origin, int ocount,
             : mca_osc_rdma2_lock_path(acc, raddr, tcount, tdt, n);
     }
     if (OMPI_SUCCESS == ret && NULL != result && !result_direct) {
-        ret = mca_osc_rdma2_copy_local(acc->rbuf, (int) n, acc->prim, result, rcount, rdt);
+        ret = mca_common_ompix_datatype_copy(acc->rbuf, (int) n, acc->prim, result, rcount, rdt);
     }
     free(ofree);
     free(rfree);
@@ -1070,7 +1071,7 @@ static void mca_osc_rdma2_acc_op_finish(mca_osc_rdma2_request_t *req, bool app)
     mca_osc_rdma2_module_t *module = peer->module;
 
     if (MPI_SUCCESS == req->error && NULL != op->result && !op->result_direct) {
-        mca_osc_rdma2_acc_op_error(req, mca_osc_rdma2_copy_local(op->acc.rbuf, (int) op->n,
+        mca_osc_rdma2_acc_op_error(req, mca_common_ompix_datatype_copy(op->acc.rbuf, (int) op->n,
                                                                  op->acc.prim, op->result,
                                                                  op->rcount, op->rdt));
     }

@@ -13,13 +13,12 @@
 #include <string.h>
 
 #include "opal/datatype/opal_convertor.h"
+#include "ompi/mca/common/ompix/common_ompix_datatype.h"
 #include "ompi/mca/osc/base/base.h"
 
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_dynamic.h"
 #include "osc_rdma2_path_mapped.h"
-
-#define MCA_OSC_RDMA2_IOV_BATCH 32
 
 /* Access rules: an operation needs an epoch that covers its target. */
 int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target)
@@ -72,69 +71,6 @@ static inline int mca_osc_rdma2_piece(mca_osc_rdma2_peer_t *peer,
                   : mem->path->get(peer, mem, req, local, raddr, len);
 }
 
-static bool mca_osc_rdma2_contiguous(struct ompi_datatype_t *dt, int count, ptrdiff_t *lb)
-{
-    ptrdiff_t true_extent;
-    ompi_datatype_get_true_extent(dt, lb, &true_extent);
-    return ompi_datatype_is_contiguous_memory_layout(dt, count);
-}
-
-/* Called for each pair of contiguous pieces of two layouts of one byte
- * stream: `a` and `b` hold the same `len` bytes. */
-typedef int (*mca_osc_rdma2_pair_fn_t)(void *ctx, char *a, char *b, size_t len);
-
-/* Walks two layouts of the same byte stream with the convertor's raw
- * iovec interface (which only computes addresses, so a remote layout is
- * walked on its remote address) and pairs their pieces. */
-static int mca_osc_rdma2_walk_pairs(void *abuf, int acount, struct ompi_datatype_t *adt,
-                                    void *bbuf, int bcount, struct ompi_datatype_t *bdt,
-                                    mca_osc_rdma2_pair_fn_t fn, void *ctx)
-{
-    opal_convertor_t lconv, rconv;
-    struct iovec liov[MCA_OSC_RDMA2_IOV_BATCH], riov[MCA_OSC_RDMA2_IOV_BATCH];
-    uint32_t lcnt = 0, rcnt = 0, li = 0, ri = 0;
-    size_t size;
-    bool ldone = false, rdone = false;
-    int ret = OMPI_SUCCESS;
-
-    OBJ_CONSTRUCT(&lconv, opal_convertor_t);
-    OBJ_CONSTRUCT(&rconv, opal_convertor_t);
-    opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &adt->super, acount,
-                                             abuf, 0, &lconv);
-    opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &bdt->super, bcount,
-                                             bbuf, 0, &rconv);
-    while (OMPI_SUCCESS == ret) {
-        size_t len;
-        if (li == lcnt) {
-            if (ldone) break;
-            lcnt = MCA_OSC_RDMA2_IOV_BATCH;
-            ldone = opal_convertor_raw(&lconv, liov, &lcnt, &size);
-            li = 0;
-            if (0 == lcnt) break;
-        }
-        if (ri == rcnt) {
-            if (rdone) break;
-            rcnt = MCA_OSC_RDMA2_IOV_BATCH;
-            rdone = opal_convertor_raw(&rconv, riov, &rcnt, &size);
-            ri = 0;
-            if (0 == rcnt) break;
-        }
-        len = liov[li].iov_len < riov[ri].iov_len ? liov[li].iov_len : riov[ri].iov_len;
-        ret = fn(ctx, liov[li].iov_base, riov[ri].iov_base, len);
-        liov[li].iov_base = (char *) liov[li].iov_base + len;
-        liov[li].iov_len -= len;
-        riov[ri].iov_base = (char *) riov[ri].iov_base + len;
-        riov[ri].iov_len -= len;
-        li += 0 == liov[li].iov_len;
-        ri += 0 == riov[ri].iov_len;
-    }
-    opal_convertor_cleanup(&lconv);
-    opal_convertor_cleanup(&rconv);
-    OBJ_DESTRUCT(&lconv);
-    OBJ_DESTRUCT(&rconv);
-    return ret;
-}
-
 typedef struct mca_osc_rdma2_xfer_ctx_t {
     mca_osc_rdma2_peer_t *peer;
     const mca_osc_rdma2_win_mem_t *mem;
@@ -155,38 +91,8 @@ static int mca_osc_rdma2_xfer_iov(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma
                                   int tcount, struct ompi_datatype_t *tdt)
 {
     mca_osc_rdma2_xfer_ctx_t x = { .peer = peer, .mem = mem, .is_put = is_put, .req = req };
-    return mca_osc_rdma2_walk_pairs(local, count, dt, (void *) (uintptr_t) raddr, tcount, tdt,
-                                    mca_osc_rdma2_xfer_pair, &x);
-}
-
-static int mca_osc_rdma2_copy_pair(void *ctx, char *src, char *dst, size_t len)
-{
-    (void) ctx;
-    memcpy(dst, src, len);
-    return OMPI_SUCCESS;
-}
-
-/* Not ompi_datatype_sndrcv: it pairs Open MPI's pack and unpack in 64 KiB
- * steps, and 4.1's pack of a "contiguous with gaps" layout (one
- * contiguous block per element, the extent larger: resized types, and
- * nested types that reduce to that) reports its last step as zero iovecs
- * when that step ends inside the last element's block
- * (opal_pack_homogeneous_contig_with_gaps breaks out before counting the
- * iovec), so the unpack drops up to 64 KiB at the end.  The raw walk of
- * both layouts has no such step. */
-int mca_osc_rdma2_copy_local(const void *src, int scount, struct ompi_datatype_t *sdt, void *dst,
-                             int dcount, struct ompi_datatype_t *ddt)
-{
-    ptrdiff_t slb, dlb;
-    size_t size;
-
-    if (mca_osc_rdma2_contiguous(sdt, scount, &slb) && mca_osc_rdma2_contiguous(ddt, dcount, &dlb)) {
-        ompi_datatype_type_size(sdt, &size);
-        memcpy((char *) dst + dlb, (const char *) src + slb, size * (size_t) scount);
-        return OMPI_SUCCESS;
-    }
-    return mca_osc_rdma2_walk_pairs((void *) src, scount, sdt, dst, dcount, ddt,
-                                    mca_osc_rdma2_copy_pair, NULL);
+    return mca_common_ompix_datatype_walk_pairs(local, count, dt, (void *) (uintptr_t) raddr,
+                                                tcount, tdt, mca_osc_rdma2_xfer_pair, &x);
 }
 
 static int mca_osc_rdma2_xfer_any(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_mem_t *mem,
@@ -197,7 +103,8 @@ static int mca_osc_rdma2_xfer_any(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma
     ptrdiff_t llb, rlb;
     size_t size;
 
-    if (mca_osc_rdma2_contiguous(dt, count, &llb) && mca_osc_rdma2_contiguous(tdt, tcount, &rlb)) {
+    if (mca_common_ompix_datatype_contiguous(dt, count, &llb) &&
+        mca_common_ompix_datatype_contiguous(tdt, tcount, &rlb)) {
         ompi_datatype_type_size(dt, &size);
         return mca_osc_rdma2_piece(peer, mem, is_put, req, (char *) local + llb, raddr + rlb,
                                    size * (size_t) count);

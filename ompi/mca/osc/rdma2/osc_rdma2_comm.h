@@ -36,10 +36,6 @@ int mca_osc_rdma2_xfer_req(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2_win_m
                            bool is_put, mca_osc_rdma2_request_t *req, void *local, int count,
                            struct ompi_datatype_t *dt, uint64_t raddr, int tcount,
                            struct ompi_datatype_t *tdt);
-/* Copies (scount, sdt) at src to (dcount, ddt) at dst, local memory of
- * the same type signature size (the accumulate family's packing). */
-int mca_osc_rdma2_copy_local(const void *src, int scount, struct ompi_datatype_t *sdt, void *dst,
-                             int dcount, struct ompi_datatype_t *ddt);
 /* Put or Get; with `req`, UCX pieces complete that request (Rput/Rget). */
 int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *req, bool is_put,
                        void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
