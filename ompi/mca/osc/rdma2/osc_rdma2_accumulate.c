@@ -1072,8 +1072,8 @@ static void mca_osc_rdma2_acc_op_finish(mca_osc_rdma2_request_t *req, bool app)
 
     if (MPI_SUCCESS == req->error && NULL != op->result && !op->result_direct) {
         mca_osc_rdma2_acc_op_error(req, mca_common_ompix_datatype_copy(op->acc.rbuf, (int) op->n,
-                                                                 op->acc.prim, op->result,
-                                                                 op->rcount, op->rdt));
+                                                                       op->acc.prim, op->result,
+                                                                       op->rcount, op->rdt));
     }
     free(op->span);
     free(op->ofree);
