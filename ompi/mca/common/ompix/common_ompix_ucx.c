@@ -11,6 +11,8 @@
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
 #include "opal/util/proc.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/mca/coll/coll.h"
 
 #include "common_ompix_help.h"
 #include "common_ompix_ucx.h"
@@ -229,12 +231,16 @@ int mca_common_ompix_ucx_proc_set_address(mca_common_ompix_ucx_t *ucx, ompi_proc
     return ret;
 }
 
-int mca_common_ompix_ucx_proc_ep(mca_common_ompix_ucx_t *ucx, ompi_proc_t *proc, ucp_ep_h *ep)
+/* The endpoint to `proc`, created if there is none yet (*created says
+ * whether this call created it). */
+static int mca_common_ompix_ucx_get_ep(mca_common_ompix_ucx_t *ucx, ompi_proc_t *proc,
+                                       ucp_ep_h *ep, bool *created)
 {
     mca_common_ompix_ucx_proc_t *p;
     ucp_ep_params_t params;
     int ret = OMPI_SUCCESS;
 
+    *created = false;
     OPAL_THREAD_LOCK(&ucx->lock);
     p = mca_common_ompix_ucx_lookup(ucx, proc);
     if (NULL == p) {
@@ -247,10 +253,64 @@ int mca_common_ompix_ucx_proc_ep(mca_common_ompix_ucx_t *ucx, ompi_proc_t *proc,
             p->ep = NULL;
             ret = OMPI_ERR_UNREACH;
         }
+        *created = NULL != p->ep;
     }
     *ep = NULL != p ? p->ep : NULL;
     OPAL_THREAD_UNLOCK(&ucx->lock);
     return ret;
+}
+
+int mca_common_ompix_ucx_proc_ep(mca_common_ompix_ucx_t *ucx, ompi_proc_t *proc, ucp_ep_h *ep)
+{
+    bool created;
+
+    return mca_common_ompix_ucx_get_ep(ucx, proc, ep, &created);
+}
+
+bool mca_common_ompix_ucx_proc_connected(mca_common_ompix_ucx_t *ucx, ompi_proc_t *proc)
+{
+    mca_common_ompix_ucx_proc_t *p;
+    bool connected;
+
+    OPAL_THREAD_LOCK(&ucx->lock);
+    p = mca_common_ompix_ucx_lookup(ucx, proc);
+    connected = NULL != p && NULL != p->ep;
+    OPAL_THREAD_UNLOCK(&ucx->lock);
+    return connected;
+}
+
+/* Endpoints to the ranks above us, each flushed once created: the flush
+ * returns when UCX's connection to that process is up (over TCP, when
+ * the peer accepted our socket), so the peer's own endpoint, created
+ * after the barrier, takes over that connection. */
+static int mca_common_ompix_ucx_connect_up(mca_common_ompix_ucx_t *ucx,
+                                           ompi_communicator_t *comm)
+{
+    int i, ret = OMPI_SUCCESS, me = ompi_comm_rank(comm);
+    bool created;
+    ucp_ep_h ep;
+
+    for (i = me + 1; i < ompi_comm_size(comm) && OMPI_SUCCESS == ret; ++i) {
+        ret = mca_common_ompix_ucx_get_ep(ucx, ompi_comm_peer_lookup(comm, i), &ep, &created);
+        if (OMPI_SUCCESS == ret && created) {
+            ret = opal_common_ucx_ep_flush(ep, ucx->worker);
+        }
+    }
+    return ret;
+}
+
+int mca_common_ompix_ucx_connect_comm(mca_common_ompix_ucx_t *ucx, ompi_communicator_t *comm)
+{
+    int i, ret, bret;
+    ucp_ep_h ep;
+
+    ret = mca_common_ompix_ucx_connect_up(ucx, comm);
+    /* Entered even after a failure: the others wait in it. */
+    bret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
+    for (i = 0; i < ompi_comm_rank(comm) && OMPI_SUCCESS == ret; ++i) {
+        ret = mca_common_ompix_ucx_proc_ep(ucx, ompi_comm_peer_lookup(comm, i), &ep);
+    }
+    return OMPI_SUCCESS != ret ? ret : bret;
 }
 
 /* ---------------------------------------------------------------------- */

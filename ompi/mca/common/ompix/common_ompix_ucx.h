@@ -22,6 +22,7 @@
 #include "opal/mca/common/ucx/common_ucx.h"
 #include "opal/threads/mutex.h"
 #include "ompi/proc/proc.h"
+#include "ompi/communicator/communicator.h"
 
 BEGIN_C_DECLS
 
@@ -69,6 +70,25 @@ OMPI_DECLSPEC int mca_common_ompix_ucx_proc_set_address(mca_common_ompix_ucx_t *
                                                         size_t len);
 OMPI_DECLSPEC int mca_common_ompix_ucx_proc_ep(mca_common_ompix_ucx_t *ucx, ompi_proc_t *proc,
                                                ucp_ep_h *ep);
+OMPI_DECLSPEC bool mca_common_ompix_ucx_proc_connected(mca_common_ompix_ucx_t *ucx,
+                                                       ompi_proc_t *proc);
+
+/* Collective over `comm`, whose processes' addresses are all known: makes
+ * the endpoints to every other rank, in an order that never lets two
+ * processes connect to each other at the same time, and returns when they
+ * exist.  Ranks create and flush their endpoints to the ranks above them
+ * first, then (after a barrier) to the ranks below, which find the
+ * connection the peer made and take it over.  Left to first use, two
+ * processes that both start talking connect simultaneously, or one
+ * creates its endpoint inside the callback for the other's first
+ * message; UCX 1.13's TCP transport then moves the receive buffer that
+ * callback is parsing to the new endpoint (uct_tcp_ep_connect ->
+ * uct_tcp_ep_replace_ep) and, on return, releases the emptied buffer
+ * (uct_tcp_ep_progress_am_rx: a NULL buffer, a crash) whenever more data
+ * followed that message.  The barrier must progress the worker: the
+ * component's opal_progress callback has to be registered. */
+OMPI_DECLSPEC int mca_common_ompix_ucx_connect_comm(mca_common_ompix_ucx_t *ucx,
+                                                    ompi_communicator_t *comm);
 
 /* Waits for a request from a *_nbx call (NULL: done; an error pointer:
  * failed), progressing the worker and, now and then, all of Open MPI. */

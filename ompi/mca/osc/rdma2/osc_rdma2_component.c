@@ -175,6 +175,9 @@ static int mca_osc_rdma2_init(bool enable_progress_threads, bool enable_mpi_thre
     mca_osc_rdma2_component.thread_polls = false;
     mca_osc_rdma2_component.num_modules = 0;
     OBJ_CONSTRUCT(&mca_osc_rdma2_component.lock, opal_recursive_mutex_t);
+    for (int i = 0; i < MCA_OSC_RDMA2_ACC_TURNS; ++i) {
+        OBJ_CONSTRUCT(&mca_osc_rdma2_component.acc_turn[i], opal_mutex_t);
+    }
     mca_osc_rdma2_overlap_init();
     return mca_osc_rdma2_request_init();
 }
@@ -184,6 +187,9 @@ static int mca_osc_rdma2_finalize(void)
     mca_osc_rdma2_ucx_fini();
     mca_osc_rdma2_request_fini();
     mca_osc_rdma2_overlap_fini();
+    for (int i = 0; i < MCA_OSC_RDMA2_ACC_TURNS; ++i) {
+        OBJ_DESTRUCT(&mca_osc_rdma2_component.acc_turn[i]);
+    }
     OBJ_DESTRUCT(&mca_osc_rdma2_component.lock);
     return OMPI_SUCCESS;
 }

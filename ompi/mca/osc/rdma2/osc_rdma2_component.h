@@ -32,6 +32,8 @@ enum {
     MCA_OSC_RDMA2_THREAD_ALWAYS = 2,
 };
 
+#define MCA_OSC_RDMA2_ACC_TURNS 16
+
 typedef struct mca_osc_rdma2_component_t {
     ompi_osc_base_component_t super;
     int priority;
@@ -52,6 +54,9 @@ typedef struct mca_osc_rdma2_component_t {
     void *pstate_rkey;              /* packed key of pstate */
     size_t pstate_rkey_len;
     opal_recursive_mutex_t lock;    /* component state, under MPI_THREAD_MULTIPLE */
+    /* Our threads' turns at target processes' accumulate locks
+     * (osc_rdma2_passive.c:mca_osc_rdma2_acc_lock), by process number. */
+    opal_mutex_t acc_turn[MCA_OSC_RDMA2_ACC_TURNS];
     opal_free_list_t requests;      /* of mca_osc_rdma2_request_t */
     opal_lifo_t requests_done;      /* requests whose last piece finished (osc_rdma2_request.c) */
     opal_lifo_t requests_acc;       /* accumulate state machines whose next step is due */

@@ -246,24 +246,50 @@ int mca_osc_rdma2_unlock_all(struct ompi_win_t *win)
 /* ---------------------------------------------------------------------- */
 /* Accumulate lock (per target process, shared by all its windows)         */
 
+/* Our threads take turns before contending for a process's accumulate
+ * lock: one of them at a time tries the word, the others sleep on a
+ * mutex.  Without turns, under MPI_THREAD_MULTIPLE every thread of every
+ * origin retried its compare-and-swap with a backoff of up to 64
+ * opal_progress calls, each fighting the others for the worker's lock:
+ * the word was free most of the time while all waiters sat in their
+ * backoff, and the holder's own flush and release waited for the
+ * worker's lock behind them (rma_threads np=2 over TCP: 20-40 s per 480
+ * accumulates, past the test's timeout now and then). */
+static opal_mutex_t *mca_osc_rdma2_acc_turn(const mca_osc_rdma2_peer_t *peer)
+{
+    ompi_proc_t *proc = ompi_comm_peer_lookup(peer->module->comm, peer->rank);
+
+    return &mca_osc_rdma2_component.acc_turn[proc->super.proc_name.vpid %
+                                             MCA_OSC_RDMA2_ACC_TURNS];
+}
+
 int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
 {
+    opal_mutex_t *turn = mca_osc_rdma2_acc_turn(peer);
     uint64_t old;
     int ret, spins = 0;
 
+    OPAL_THREAD_LOCK(turn);
     for (;;) {
         ret = peer->pstate.path->cswap(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, 0, 1,
                                        &old);
         if (OMPI_SUCCESS != ret || 0 == old) {
-            return ret;
+            break;
         }
         mca_osc_rdma2_backoff(&spins);
     }
+    if (OMPI_SUCCESS != ret) {
+        OPAL_THREAD_UNLOCK(turn);
+    }
+    return ret;
 }
 
 int mca_osc_rdma2_acc_unlock(mca_osc_rdma2_peer_t *peer)
 {
-    return mca_osc_rdma2_posted_add(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, -1);
+    int ret = mca_osc_rdma2_posted_add(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, -1);
+
+    OPAL_THREAD_UNLOCK(mca_osc_rdma2_acc_turn(peer));
+    return ret;
 }
 
 /* ---------------------------------------------------------------------- */

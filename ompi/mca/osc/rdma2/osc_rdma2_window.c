@@ -160,9 +160,9 @@ static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
 /* ---------------------------------------------------------------------- */
 /* The exchange: one allgatherv of every rank's description                */
 
-/* Worker addresses travel only while some rank still lacks an endpoint
- * address for someone in the communicator: after the first window on a
- * set of processes, windows exchange just their keys. */
+/* Worker addresses travel, and endpoints are made, only while some rank
+ * still lacks an endpoint to someone in the communicator: after the first
+ * window on a set of processes, windows exchange just their keys. */
 static int mca_osc_rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
 {
     ompi_communicator_t *comm = module->comm;
@@ -171,7 +171,8 @@ static int mca_osc_rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *nee
     *need = 0;
     for (i = 0; i < module->size_comm && !*need; ++i) {
         if (i != module->my_rank &&
-            !mca_common_ompix_ucx_proc_known(MCA_OSC_RDMA2_UCX, ompi_comm_peer_lookup(comm, i))) {
+            !mca_common_ompix_ucx_proc_connected(MCA_OSC_RDMA2_UCX,
+                                                 ompi_comm_peer_lookup(comm, i))) {
             *need = 1;
         }
     }
@@ -308,7 +309,7 @@ static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module)
 {
     mca_osc_rdma2_keys_t keys = { 0 };
     char *mine = NULL;
-    int need_addr, len = 0, ret;
+    int need_addr = 0, len = 0, ret;
 
     ret = mca_osc_rdma2_need_addresses(module, &need_addr);
     if (OMPI_SUCCESS == ret) {
@@ -324,6 +325,13 @@ static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module)
     free(mine);
     if (OMPI_SUCCESS == ret && need_addr) {
         ret = mca_osc_rdma2_learn_addresses(module);
+    }
+    /* Endpoints now, in an order, not on first use (see
+     * mca_common_ompix_ucx_connect_comm); collective, so entered whatever
+     * happened above, as long as the decision was shared. */
+    if (need_addr) {
+        int cret = mca_common_ompix_ucx_connect_comm(MCA_OSC_RDMA2_UCX, module->comm);
+        ret = OMPI_SUCCESS == ret ? cret : ret;
     }
     return ret;
 }
