@@ -67,10 +67,10 @@ static int ompix_chan_unbind_one(MPI_Request *chan, bool nonblocking)
         ompix_chan_fb_t *fb = (ompix_chan_fb_t *) req;
 
         if (!nonblocking) {
+            /* Through req_free, so that layers which wrapped it (persistent
+             * continuations) let go of the request too. */
             fb->unbinding = true;
-            ompix_chan_fb_destroy(fb, false);
-            *chan = MPI_REQUEST_NULL;
-            return OMPI_SUCCESS;
+            return ompi_request_free(chan);
         }
         /* Completes through Wait/Test, which then frees it. */
         fb->unbinding = true;
