@@ -4,7 +4,8 @@
  * Bound persistent channels (the MPI Forum persistence working group's
  * early-binding proposal): a matching pair of persistent point-to-point
  * requests is bound once into a channel; every MPI_Start of the channel
- * then needs no matching.  Included from <mpi-ext.h>.
+ * then needs no matching.  Included from <mpi-ext.h>, which defines
+ * OMPI_HAVE_MPI_EXT_CHAN.
  */
 
 #ifndef MPIEXT_CHAN_C_H
