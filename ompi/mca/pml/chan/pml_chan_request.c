@@ -37,6 +37,11 @@ static bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
         return false;
     }
     r->req_state = OMPI_REQUEST_ACTIVE;
+    /* The previous start's completion is stale; a waiting thread may have
+     * put its sync object in place of PENDING already. */
+    if (REQUEST_COMPLETED == r->req_complete) {
+        r->req_complete = REQUEST_PENDING;
+    }
     if (end->ndone > end->nconsumed) {
         r->req_status.MPI_SOURCE = end->peer_rank;
         r->req_status.MPI_TAG = end->status_tag;
@@ -45,7 +50,6 @@ static bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
         end->pending_report = true;
         return true;
     }
-    r->req_complete = REQUEST_PENDING;
     return false;
 }
 
