@@ -63,12 +63,16 @@ static bool mca_pml_chan_request_needs_poll(const mca_pml_chan_end_t *end)
 
 int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end)
 {
+    bool complete;
     int n;
 
     OPAL_THREAD_LOCK(&end->lock);
-    (void) mca_pml_chan_request_report(end);
+    complete = mca_pml_chan_request_report(end);
     n = (int) (end->nstart - end->nconsumed);
     OPAL_THREAD_UNLOCK(&end->lock);
+    if (complete) {
+        ompi_request_complete(&end->super, true);
+    }
     return n;
 }
 
