@@ -52,11 +52,18 @@
 
 #define MCA_PML_CHAN_BLOB_MAX 2048
 
+/* send_mode values. */
+#define MCA_PML_CHAN_MODE_STANDARD 0
+#define MCA_PML_CHAN_MODE_BUFFERED 1
+#define MCA_PML_CHAN_MODE_SYNCHRONOUS 2
+#define MCA_PML_CHAN_MODE_READY 3
+
 /* What a persistent request was created with (MPI_Send_init & co.). */
 typedef struct mca_pml_chan_reqinfo_t {
     int is_send;
-    int send_mode;      /* MPI_Send_init 0, Bsend 1, Ssend 2, Rsend 3 (= Open MPI's
-                         * mca_pml_base_send_mode_t); 0 for receives */
+    int send_mode;      /* MCA_PML_CHAN_MODE_*: MPI_Send_init 0, Bsend 1, Ssend 2,
+                         * Rsend 3 (not Open MPI's mca_pml_base_send_mode_t, whose
+                         * numbers differ); 0 for receives */
     void *buf;
     size_t count;
     MPI_Datatype type;
