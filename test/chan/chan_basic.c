@@ -1,15 +1,21 @@
 /*
- * ompix-test: np=2,4 tls=shm,tcp pml=ob1 timeout=60
+ * ompix-test: np=2,4 tls=shm,tcp pml=ob1,ucx timeout=60
  *
- * Bound channels, basic rules (generic fallback; pml=ucx needs pml/chan's
- * describe() and is added at integration): blocking bind of Send_init /
+ * Bound channels, basic rules (with pml/chan's engine; chan_basic_off.c
+ * runs it on the generic fallback): blocking bind of Ssend_init /
  * Recv_init pairs in both orders, data and status checked on every start,
  * wildcard receive binds (MPI_ANY_SOURCE, MPI_ANY_TAG) reporting the bound
  * send's source and tag, req_in still usable afterwards, an
  * MPI_ANY_SOURCE/MPI_ANY_TAG receive on the same communicator never seeing
  * channel traffic, an intercommunicator channel, unbind.
+ *
+ * Sends are bound from MPI_Ssend_init (synchronous channels): these
+ * programs start sends without knowing that the receive was started, which
+ * is erroneous on a ready channel (test/chan_engine/ring and
+ * chan_ready_debug cover ready channels).
  */
 #include "ompix_test.h"
+#include "ompix_chan_pml.h"
 
 #include <string.h>
 
@@ -28,7 +34,7 @@ static void pair_rounds(int rsrc, int rtag)
         return;
     }
     if (0 == rank % 2) {
-        MPI_Send_init(buf, N, MPI_INT, peer, 7, MPI_COMM_WORLD, &req);
+        MPI_Ssend_init(buf, N, MPI_INT, peer, 7, MPI_COMM_WORLD, &req);
     } else {
         MPI_Recv_init(buf, N, MPI_INT, MPI_ANY_SOURCE == rsrc ? rsrc : peer, rtag,
                       MPI_COMM_WORLD, &req);
@@ -82,7 +88,7 @@ static void separate_space(void)
     }
     MPI_Irecv(&wbuf, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &wild);
     if (0 == rank % 2) {
-        MPI_Send_init(&cbuf, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &req);
+        MPI_Ssend_init(&cbuf, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &req);
     } else {
         MPI_Recv_init(&cbuf, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &req);
     }
@@ -121,7 +127,7 @@ static void intercomm(void)
     MPI_Comm_rank(half, &hrank);
     MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - color, 99, &inter);
     if (0 == color) {
-        MPI_Send_init(buf, 3, MPI_INT, hrank, 11, inter, &req);
+        MPI_Ssend_init(buf, 3, MPI_INT, hrank, 11, inter, &req);
     } else {
         MPI_Recv_init(buf, 3, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, inter, &req);
     }
@@ -148,6 +154,7 @@ static void intercomm(void)
 
 int main(int argc, char **argv)
 {
+    ompix_chan_add_to_pml_list();
     ompix_test_init(&argc, &argv);
     pair_rounds(0, 7);
     pair_rounds(MPI_ANY_SOURCE, 7);

@@ -1,9 +1,9 @@
 /*
- * ompix-test: np=2 tls=shm,tcp pml=ob1 timeout=60
+ * ompix-test: np=2 tls=shm,tcp pml=ob1,ucx timeout=60
  *
  * Every error of the channel API through a counting error handler on
- * MPI_COMM_WORLD, the channel intact afterwards (generic fallback; pml=ucx
- * comes with pml/chan's describe()): MPI_REQUEST_NULL, a non-persistent
+ * MPI_COMM_WORLD, the channel intact afterwards (with pml/chan's engine;
+ * chan_errors_off.c runs it on the generic fallback): MPI_REQUEST_NULL, a non-persistent
  * request, a channel, a request listed twice, slack 0, a bad
  * address_base_increment; truncation, slack mismatch and type mismatch
  * reported on both ends, blocking and nonblocking (req_in usable after);
@@ -11,6 +11,7 @@
  * with a start outstanding; the (K+1)-th start.
  */
 #include "ompix_test.h"
+#include "ompix_chan_pml.h"
 
 static MPI_Request make(int send, void *buf, int count, MPI_Datatype type)
 {
@@ -108,6 +109,7 @@ int main(int argc, char **argv)
 {
     MPI_Errhandler eh;
 
+    ompix_chan_add_to_pml_list();
     ompix_test_init(&argc, &argv);
     eh = counting_comm_errhandler();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);

@@ -1,16 +1,22 @@
 /*
- * ompix-test: np=2,4 tls=shm,tcp pml=ob1 timeout=90 threads
+ * ompix-test: np=2,4 tls=shm,tcp pml=ob1,ucx timeout=90 threads
  *
- * Channels with the rest of MPI (generic fallback; pml=ucx comes with
- * pml/chan's describe()): MPI_Startall and MPI_Waitall/Testany mixing
+ * Channels with the rest of MPI (with pml/chan's engine; chan_misc_off.c
+ * runs it on the generic fallback): MPI_Startall and MPI_Waitall/Testany mixing
  * channels and ordinary persistent requests; a persistent continuation
  * (MPIX_Continueall with MPIX_CONT_PERSISTENT) on a ring of channels over
  * 1000 starts, statuses checked; a synchronous channel (Ssend_init) whose
  * send does not complete before its receive is started, data intact; two
  * threads each driving their own channels (MPI_THREAD_MULTIPLE); 10000
  * bind/unbind cycles; channels left bound at MPI_Finalize.
+ *
+ * Sends are bound from MPI_Ssend_init (synchronous channels): these
+ * programs start sends without knowing that the receive was started, which
+ * is erroneous on a ready channel (test/chan_engine/ring and
+ * chan_ready_debug cover ready channels).
  */
 #include "ompix_test.h"
+#include "ompix_chan_pml.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -19,7 +25,7 @@
 static void bind_ring(MPI_Comm comm, int tag, int *sbuf, int *rbuf, MPI_Request in[2],
                       MPI_Request out[2])
 {
-    MPI_Send_init(sbuf, 1, MPI_INT, right, tag, comm, &in[0]);
+    MPI_Ssend_init(sbuf, 1, MPI_INT, right, tag, comm, &in[0]);
     MPI_Recv_init(rbuf, 1, MPI_INT, left, tag, comm, &in[1]);
     CHECK(MPI_SUCCESS == MPIX_Bind_channels(2, in, out, NULL));
 }
@@ -38,7 +44,7 @@ static void startall_mixed(void)
     MPI_Status st[4];
 
     bind_ring(MPI_COMM_WORLD, 40, &sbuf, &rbuf, in, ch);
-    MPI_Send_init(&s2, 1, MPI_INT, left, 41, MPI_COMM_WORLD, &all[1]);
+    MPI_Ssend_init(&s2, 1, MPI_INT, left, 41, MPI_COMM_WORLD, &all[1]);
     MPI_Recv_init(&r2, 1, MPI_INT, right, 41, MPI_COMM_WORLD, &all[3]);
     all[0] = ch[0];
     all[2] = ch[1];
@@ -154,7 +160,7 @@ static void *thread_body(void *p)
     int sbuf = 0, rbuf = 0;
     MPI_Request in[2], out[2];
 
-    MPI_Send_init(&sbuf, 1, MPI_INT, right, 44, a->comm, &in[0]);
+    MPI_Ssend_init(&sbuf, 1, MPI_INT, right, 44, a->comm, &in[0]);
     MPI_Recv_init(&rbuf, 1, MPI_INT, left, 44, a->comm, &in[1]);
     MPIX_Bind_channels(2, in, out, NULL);
     for (int r = 0; r < 500; ++r) {
@@ -198,7 +204,7 @@ static void cycles(void)
     int sbuf = 0, rbuf = 0;
     MPI_Request in[2], out[2];
 
-    MPI_Send_init(&sbuf, 1, MPI_INT, right, 45, MPI_COMM_WORLD, &in[0]);
+    MPI_Ssend_init(&sbuf, 1, MPI_INT, right, 45, MPI_COMM_WORLD, &in[0]);
     MPI_Recv_init(&rbuf, 1, MPI_INT, left, 45, MPI_COMM_WORLD, &in[1]);
     for (int c = 0; c < 10000; ++c) {
         CHECK(MPI_SUCCESS == MPIX_Bind_channels(2, in, out, NULL));
@@ -229,6 +235,7 @@ int main(int argc, char **argv)
 {
     int provided;
 
+    ompix_chan_add_to_pml_list();
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -1,16 +1,22 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=60
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1,ucx timeout=60
  *
- * Multi-bind and nonblocking bind (generic fallback; pml=ucx comes with
- * pml/chan's describe()): a ring bound with MPIX_Bind_channels, neighbours
+ * Multi-bind and nonblocking bind (with pml/chan's engine;
+ * chan_multi_off.c runs it on the generic fallback): a ring bound with MPIX_Bind_channels, neighbours
  * listing send and receive in opposite orders; the same ring with
  * MPIX_Ibind_channels completed by a Test loop on req_in; slack 1/4/64
  * channels with positive and negative address_base_increment, data checked
  * on every start, K starts outstanding then drained; a vector-datatype
  * channel received as contiguous ints; MPIX_Iunbind_channels completed by
  * Test.
+ *
+ * Sends are bound from MPI_Ssend_init (synchronous channels): these
+ * programs start sends without knowing that the receive was started, which
+ * is erroneous on a ready channel (test/chan_engine/ring and
+ * chan_ready_debug cover ready channels).
  */
 #include "ompix_test.h"
+#include "ompix_chan_pml.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +36,7 @@ static void ring(int nonblocking)
     MPI_Request in[2], out[2], ordered_in[2], ordered_out[2];
     int s = rank % 2, rv = 1 - s;  /* even: send first; odd: receive first */
 
-    MPI_Send_init(&sbuf, 1, MPI_INT, right, 3, MPI_COMM_WORLD, &in[0]);
+    MPI_Ssend_init(&sbuf, 1, MPI_INT, right, 3, MPI_COMM_WORLD, &in[0]);
     MPI_Recv_init(&rbuf, 1, MPI_INT, left, 3, MPI_COMM_WORLD, &in[1]);
     ordered_in[s] = in[0];
     ordered_in[rv] = in[1];
@@ -91,7 +97,7 @@ static void slack_case(int k, long inc)
     snprintf(val, sizeof(val), "%ld", inc * n);
     MPI_Info_set(info, "address_base_increment", val);
     if (0 == rank) {
-        MPI_Send_init(base, n, MPI_INT, 1, 21, MPI_COMM_WORLD, &req);
+        MPI_Ssend_init(base, n, MPI_INT, 1, 21, MPI_COMM_WORLD, &req);
     } else {
         MPI_Recv_init(base, n, MPI_INT, 0, 21, MPI_COMM_WORLD, &req);
     }
@@ -138,7 +144,7 @@ static void vector_channel(void)
     MPI_Type_vector(4, 2, 3, MPI_INT, &vec);
     MPI_Type_commit(&vec);
     if (0 == rank) {
-        MPI_Send_init(sbuf, 1, vec, 1, 4, MPI_COMM_WORLD, &req);
+        MPI_Ssend_init(sbuf, 1, vec, 1, 4, MPI_COMM_WORLD, &req);
     } else {
         MPI_Recv_init(rbuf, 8, MPI_INT, 0, 4, MPI_COMM_WORLD, &req);
     }
@@ -165,6 +171,7 @@ static void vector_channel(void)
 
 int main(int argc, char **argv)
 {
+    ompix_chan_add_to_pml_list();
     ompix_test_init(&argc, &argv);
     ring(0);
     ring(1);

@@ -6,15 +6,13 @@
  * table, describe two matching persistent requests, build the specs by
  * hand, exchange the blobs with MPI_Sendrecv, connect.
  *
- * pml/chan is never the selected PML; Open MPI opens only the PMLs named
- * by an explicit --mca pml X (test/run passes one), so chan_engine_init
- * adds chan to that list before MPI_Init, as a user would with
- * --mca pml X,chan.
+ * chan_engine_init adds chan to the PML list first (ompix_chan_pml.h).
  */
 #ifndef CHAN_ENGINE_H
 #define CHAN_ENGINE_H
 
 #include "ompix_test.h"
+#include "ompix_chan_pml.h"
 
 #include <dlfcn.h>
 #include <stdint.h>
@@ -25,17 +23,6 @@
 typedef const void *chan_lookup_fn_t(const char *name, uint32_t version);
 
 static const mca_pml_chan_api_t *chan_api;
-
-static inline void chan_engine_add_to_pml_list(void)
-{
-    const char *pml = getenv("OMPI_MCA_pml");
-    char list[256];
-
-    if (NULL != pml && '\0' != pml[0] && '^' != pml[0] && NULL == strstr(pml, "chan")) {
-        snprintf(list, sizeof(list), "%s,chan", pml);
-        setenv("OMPI_MCA_pml", list, 1);
-    }
-}
 
 static inline const mca_pml_chan_api_t *chan_engine_lookup(void)
 {
@@ -50,7 +37,7 @@ static inline const mca_pml_chan_api_t *chan_engine_lookup(void)
 
 static inline void chan_engine_init(int *argc, char ***argv)
 {
-    chan_engine_add_to_pml_list();
+    ompix_chan_add_to_pml_list();
     ompix_test_init(argc, argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     chan_api = chan_engine_lookup();

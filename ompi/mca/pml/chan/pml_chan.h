@@ -85,6 +85,10 @@ void mca_pml_chan_abandon(struct mca_pml_chan_half_t *half);
 int mca_pml_chan_unbind(MPI_Request chan);
 void mca_pml_chan_bind_fini(void);
 
+/* pml_chan_request.c */
+int mca_pml_chan_request_start(size_t count, ompi_request_t **requests);
+void mca_pml_chan_request_settle(ompi_request_t *request);
+
 END_C_DECLS
 
 #endif /* MCA_PML_CHAN_H */

@@ -38,6 +38,12 @@
  * Wait/Test and continuations work; its req_free and req_cancel refuse
  * (MPI_ERR_REQUEST) unless the extension called unbind().
  *
+ * Slack > 1: Open MPI's Wait/Test make a completed persistent request
+ * inactive and never look at it again, so the extension's wrappers of
+ * ompi_request_functions call settle() on every engine channel (told apart
+ * by req_start == start, a pointer compare) after Wait/Test returned: it
+ * presents the next outstanding start (active; complete if done).
+ *
  * Bump the version on every change of this file's types.
  */
 #ifndef MCA_PML_CHAN_API_H
@@ -48,7 +54,7 @@
 #include <mpi.h>
 
 #define MCA_PML_CHAN_API_NAME "pml/chan"
-#define MCA_PML_CHAN_API_VERSION 1
+#define MCA_PML_CHAN_API_VERSION 2
 
 #define MCA_PML_CHAN_BLOB_MAX 2048
 
@@ -96,9 +102,19 @@ typedef struct mca_pml_chan_api_t {
     int (*connect)(struct mca_pml_chan_half_t *half, const void *peer_blob, size_t peer_len,
                    MPI_Request *chan);
     void (*abandon)(struct mca_pml_chan_half_t *half);
-    /* No start outstanding (checked by the extension): releases the end.
-     * Local; the peer's memory stays mapped until the peer unbinds too. */
+    /* MPI_ERR_REQUEST when starts are outstanding (the channel stays
+     * intact); otherwise releases the end, not the request object: the
+     * extension then calls ompi_request_free() on it (req_free accepts after
+     * unbind), so that layers holding the request (persistent
+     * continuations) let go through req_free.  Local; the peer's memory
+     * stays mapped until the peer unbinds too. */
     int (*unbind)(MPI_Request chan);
+    /* The channel request's req_start: the extension's wrappers identify
+     * engine channels with it. */
+    int (*start)(size_t count, MPI_Request *chans);
+    /* After Wait/Test reported a completion: presents the next outstanding
+     * start, if any (see above). */
+    void (*settle)(MPI_Request chan);
 } mca_pml_chan_api_t;
 
 #endif /* MCA_PML_CHAN_API_H */

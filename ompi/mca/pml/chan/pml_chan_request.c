@@ -9,14 +9,16 @@
  * Slack K: up to K starts may be outstanding on the one request, and each
  * Wait/Test reports the oldest.  Open MPI's Wait/Test mark a persistent
  * request inactive when they report it; we see that the next time we look
- * (a start or a progress call) and then arm the request for the next
- * oldest start (active; complete if that one is done already).
+ * (a start, a progress call, or settle() from the extension's Wait/Test
+ * wrappers right after they returned) and then arm the request for the
+ * next oldest start (active; complete if that one is done already).
  */
 #include "ompi_config.h"
 
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
 #include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errhandler.h"
 
 #include "pml_chan_end.h"
 
@@ -134,15 +136,25 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
 }
 
 /* MPI_Startall hands us consecutive channel requests at once. */
-static int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
+int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
 {
     for (size_t i = 0; i < count; ++i) {
         int ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
         if (OMPI_SUCCESS != ret) {
-            return ret;
+            /* MPI_Start/MPI_Startall return req_start's error without
+             * invoking the error handler. */
+            return OMPI_ERRHANDLER_INVOKE(requests[i]->req_mpi_object.comm, ret,
+                                          1 == count ? "MPI_Start" : "MPI_Startall");
         }
     }
     return OMPI_SUCCESS;
+}
+
+/* The extension's Wait/Test wrappers: a completion was reported (the
+ * request is inactive); present the next outstanding start. */
+void mca_pml_chan_request_settle(ompi_request_t *request)
+{
+    (void) mca_pml_chan_request_outstanding((mca_pml_chan_end_t *) request);
 }
 
 /* Only after unbind: a channel is released by MPIX_Unbind_channel. */

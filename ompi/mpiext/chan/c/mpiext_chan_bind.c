@@ -68,7 +68,11 @@ static int ompix_chan_bind_connect(ompix_chan_bind_t *b, const mca_pml_chan_spec
     if (NULL != b->half && peer_len > 0) {
         rc = engine->connect(b->half, peer_blob, peer_len, &b->chan);
         b->half = NULL;
-        if (OMPI_SUCCESS == rc) {
+        if (OMPI_SUCCESS == rc && spec->slack > 1) {
+            opal_atomic_add_fetch_32(&ompix_chan_global.num_watched, 1);
+            ompix_chan_wait_install();
+            ompix_chan_add_locked(b->chan, OMPIX_CHAN_KIND_ENGINE_SLACK);
+        } else if (OMPI_SUCCESS == rc) {
             ompix_chan_add_locked(b->chan, OMPIX_CHAN_KIND_ENGINE);
         }
         return rc;
@@ -93,7 +97,7 @@ static int ompix_chan_bind_post_send(ompix_chan_bind_t *b)
     int rc;
 
     b->my_tag = ompix_chan_next_tag(b->cs);
-    ompix_chan_bind_spec(b, MCA_PML_BASE_SEND_SYNCHRONOUS == b->info.send_mode, b->bytes, &spec);
+    ompix_chan_bind_spec(b, MCA_PML_CHAN_MODE_SYNCHRONOUS == b->info.send_mode, b->bytes, &spec);
     ompix_chan_bind_prepare(b, &spec, b->out + sizeof(*w), &len);
     b->blob_len = len;
     w->magic = OMPIX_CHAN_MAGIC_OFFER;
@@ -153,7 +157,7 @@ static void ompix_chan_bind_accept(ompix_chan_bind_t *b, ompix_chan_offer_t *o)
     b->info.tag = w->tag;
     rc = ompix_chan_offer_check(b, w);
     if (MPI_SUCCESS == rc) {
-        ompix_chan_bind_spec(b, MCA_PML_BASE_SEND_SYNCHRONOUS == w->mode, w->bytes, &spec);
+        ompix_chan_bind_spec(b, MCA_PML_CHAN_MODE_SYNCHRONOUS == w->mode, w->bytes, &spec);
         if (w->blob_len > 0) {
             ompix_chan_bind_prepare(b, &spec, b->out + sizeof(*r), &len);
         }
@@ -257,7 +261,7 @@ static void ompix_chan_bind_finish_send(ompix_chan_bind_t *b)
     int rc = r->rc;
 
     if (MPI_SUCCESS == rc) {
-        ompix_chan_bind_spec(b, MCA_PML_BASE_SEND_SYNCHRONOUS == b->info.send_mode, b->bytes,
+        ompix_chan_bind_spec(b, MCA_PML_CHAN_MODE_SYNCHRONOUS == b->info.send_mode, b->bytes,
                              &spec);
         rc = ompix_chan_bind_connect(b, &spec, b->in + sizeof(*r),
                                      b->blob_len > 0 ? r->blob_len : 0, r->data_tag,

@@ -29,6 +29,21 @@ typedef struct ompix_chan_base_send_t {
     mca_pml_base_send_mode_t req_send_mode;
 } ompix_chan_base_send_t;
 
+/* Open MPI's send mode as the contract numbers it (MCA_PML_CHAN_MODE_*). */
+static int ompix_chan_describe_mode(mca_pml_base_send_mode_t mode)
+{
+    switch (mode) {
+    case MCA_PML_BASE_SEND_SYNCHRONOUS:
+        return MCA_PML_CHAN_MODE_SYNCHRONOUS;
+    case MCA_PML_BASE_SEND_BUFFERED:
+        return MCA_PML_CHAN_MODE_BUFFERED;
+    case MCA_PML_BASE_SEND_READY:
+        return MCA_PML_CHAN_MODE_READY;
+    default:
+        return MCA_PML_CHAN_MODE_STANDARD;
+    }
+}
+
 static bool ompix_chan_pml_is(const char *name)
 {
     return 0 == strcmp(mca_pml_base_selected_component.pmlm_version.mca_component_name, name);
@@ -43,7 +58,7 @@ static int ompix_chan_describe_base(ompi_request_t *req, mca_pml_chan_reqinfo_t 
         return MPI_ERR_REQUEST;
     }
     info->send_mode = info->is_send
-        ? (int) ((ompix_chan_base_send_t *) req)->req_send_mode : 0;
+        ? ompix_chan_describe_mode(((ompix_chan_base_send_t *) req)->req_send_mode) : 0;
     info->buf = base->req_addr;
     info->count = base->req_count;
     info->type = base->req_datatype;

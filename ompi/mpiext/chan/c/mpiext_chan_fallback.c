@@ -29,7 +29,6 @@ typedef struct ompix_chan_slot_t {
     volatile bool done;
 } ompix_chan_slot_t;
 
-static int ompix_chan_fb_start(size_t count, ompi_request_t **reqs);
 static int ompix_chan_fb_free(ompi_request_t **req);
 static int ompix_chan_fb_cancel(ompi_request_t *req, int flag);
 
@@ -165,7 +164,7 @@ static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
     return MCA_PML_CALL(start(1, &inner));
 }
 
-static int ompix_chan_fb_start(size_t count, ompi_request_t **reqs)
+int ompix_chan_fb_start(size_t count, ompi_request_t **reqs)
 {
     int rc = OMPI_SUCCESS;
 

@@ -140,6 +140,7 @@ OBJ_CLASS_DECLARATION(ompix_chan_fb_t);
 /* Kinds of channels in ompix_chan_global.chans. */
 #define OMPIX_CHAN_KIND_FALLBACK ((void *) 1)
 #define OMPIX_CHAN_KIND_ENGINE   ((void *) 2)
+#define OMPIX_CHAN_KIND_ENGINE_SLACK ((void *) 3)  /* slack > 1: counted in num_watched */
 
 typedef struct ompix_chan_global_t {
     opal_mutex_t lock;             /* everything below */
@@ -148,7 +149,7 @@ typedef struct ompix_chan_global_t {
     opal_hash_table_t chans;       /* channel request -> OMPIX_CHAN_KIND_* */
     opal_hash_table_t kept;        /* req_in of a failed bind -> its own req_free */
     volatile int32_t num_binds;    /* binds in progress (the progress callback) */
-    volatile int32_t num_watched;  /* fallback channels of slack > 1 */
+    volatile int32_t num_watched;  /* channels of slack > 1 (mpiext_chan_wait.c) */
     const mca_pml_chan_api_t *engine;
     ompi_request_fns_t orig_fns;
     bool wrapped;
@@ -184,6 +185,7 @@ int ompix_chan_progress(void);
 int ompix_chan_fb_create(const mca_pml_chan_spec_t *spec, int data_tag, int user_tag,
                          ompi_request_t **chan);
 void ompix_chan_fb_settle(ompix_chan_fb_t *fb);
+int ompix_chan_fb_start(size_t count, ompi_request_t **reqs);
 void ompix_chan_fb_destroy(ompix_chan_fb_t *fb, bool finalizing);
 
 /* mpiext_chan_unbind.c */

@@ -3,7 +3,9 @@
  *
  * Unbinding: local at both ends (the fallback's requests are inactive, the
  * engine's unbind() is local by contract).  The extension's set of channel
- * requests tells engine and fallback channels apart.
+ * requests tells engine and fallback channels apart.  Either kind is
+ * released through ompi_request_free() last, so that layers which wrapped
+ * its req_free (persistent continuations) let go of it.
  */
 
 #include "ompi_config.h"
@@ -30,6 +32,7 @@ static int ompix_chan_unbind_check(ompi_request_t *chan, const char **why)
             return MPI_ERR_REQUEST;
         }
     } else if (OMPI_REQUEST_INACTIVE != chan->req_state) {
+        /* The engine's unbind() checks all its starts (slack > 1). */
         *why = "the channel has starts outstanding";
         return MPI_ERR_REQUEST;
     }
@@ -60,10 +63,26 @@ static int ompix_chan_unbind_one(MPI_Request *chan, bool nonblocking)
 {
     ompi_request_t *req = *chan;
     void *kind = ompix_chan_kind(req);
-    int rc = OMPI_SUCCESS;
+    int rc;
 
+    if (OMPIX_CHAN_KIND_FALLBACK != kind) {
+        ompi_communicator_t *comm = req->req_mpi_object.comm;
+
+        /* MPI_ERR_REQUEST with starts outstanding: the channel stays. */
+        rc = ompix_chan_global.engine->unbind(req);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+        ompix_chan_remove(req);
+        if (OMPIX_CHAN_KIND_ENGINE_SLACK == kind) {
+            opal_atomic_add_fetch_32(&ompix_chan_global.num_watched, -1);
+        }
+        rc = ompi_request_free(chan);
+        *chan = nonblocking ? ompix_chan_unbind_done(comm) : MPI_REQUEST_NULL;
+        return rc;
+    }
     ompix_chan_remove(req);
-    if (OMPIX_CHAN_KIND_FALLBACK == kind) {
+    {
         ompix_chan_fb_t *fb = (ompix_chan_fb_t *) req;
 
         if (!nonblocking) {
@@ -80,13 +99,6 @@ static int ompix_chan_unbind_one(MPI_Request *chan, bool nonblocking)
         req->req_complete = REQUEST_COMPLETED;
         return OMPI_SUCCESS;
     }
-    {
-        ompi_communicator_t *comm = req->req_mpi_object.comm;
-
-        rc = ompix_chan_global.engine->unbind(req);
-        *chan = nonblocking ? ompix_chan_unbind_done(comm) : MPI_REQUEST_NULL;
-    }
-    return rc;
 }
 
 int ompix_chan_unbind(int n, MPI_Request chans[], bool nonblocking, const char *func)
@@ -121,7 +133,9 @@ int ompix_chan_unbind(int n, MPI_Request chans[], bool nonblocking, const char *
         ompi_communicator_t *comm = chans[i]->req_mpi_object.comm;
 
         rc = ompix_chan_unbind_one(&chans[i], nonblocking);
-        if (OMPI_SUCCESS != rc) {
+        if (MPI_ERR_REQUEST == rc) {
+            return ompix_chan_error(comm, rc, func, "the channel has starts outstanding");
+        } else if (OMPI_SUCCESS != rc) {
             return ompix_chan_error(comm, MPI_ERR_OTHER, func, "the engine failed to unbind");
         }
     }
@@ -155,9 +169,12 @@ void ompix_chan_unbind_all(void)
     for (size_t i = 0; i < k; ++i) {
         if (OMPIX_CHAN_KIND_FALLBACK == kinds[i]) {
             ompix_chan_fb_destroy((ompix_chan_fb_t *) reqs[i], true);
-        } else if (NULL != ompix_chan_global.engine) {
-            (void) ompix_chan_global.engine->unbind(reqs[i]);
+        } else if (NULL != ompix_chan_global.engine &&
+                   OMPI_SUCCESS == ompix_chan_global.engine->unbind(reqs[i])) {
+            ompi_request_free(&reqs[i]);
         }
+        /* An engine channel with starts outstanding: pml/chan's finalize
+         * releases its end. */
     }
     free(reqs);
     free(kinds);
