@@ -63,6 +63,7 @@ static int ompix_chan_unbind_one(MPI_Request *chan, bool nonblocking)
 {
     ompi_request_t *req = *chan;
     void *kind = ompix_chan_kind(req);
+    ompix_chan_fb_t *fb;
     int rc;
 
     if (OMPIX_CHAN_KIND_FALLBACK != kind) {
@@ -82,23 +83,19 @@ static int ompix_chan_unbind_one(MPI_Request *chan, bool nonblocking)
         return rc;
     }
     ompix_chan_remove(req);
-    {
-        ompix_chan_fb_t *fb = (ompix_chan_fb_t *) req;
-
-        if (!nonblocking) {
-            /* Through req_free, so that layers which wrapped it (persistent
-             * continuations) let go of the request too. */
-            fb->unbinding = true;
-            return ompi_request_free(chan);
-        }
-        /* Completes through Wait/Test, which then frees it. */
-        fb->unbinding = true;
-        req->req_persistent = false;
-        req->req_status = ompi_status_empty;
-        req->req_state = OMPI_REQUEST_ACTIVE;
-        req->req_complete = REQUEST_COMPLETED;
-        return OMPI_SUCCESS;
+    fb = (ompix_chan_fb_t *) req;
+    fb->unbinding = true;
+    if (!nonblocking) {
+        /* Through req_free, so that layers which wrapped it (persistent
+         * continuations) let go of the request too. */
+        return ompi_request_free(chan);
     }
+    /* Completes through Wait/Test, which then frees it. */
+    req->req_persistent = false;
+    req->req_status = ompi_status_empty;
+    req->req_state = OMPI_REQUEST_ACTIVE;
+    req->req_complete = REQUEST_COMPLETED;
+    return OMPI_SUCCESS;
 }
 
 int ompix_chan_unbind(int n, MPI_Request chans[], bool nonblocking, const char *func)
