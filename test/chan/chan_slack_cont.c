@@ -6,7 +6,8 @@
  * channel) and the continue extension's.  The receiver hangs a persistent
  * continuation on a slack-4 channel and starts it once per message; the
  * callback must run once per message, in order, with the data of that
- * message (address_base_increment 1).  The sender starts 4 times and then
+ * message (address_base_increment 1); a second start while one is
+ * outstanding is refused with MPI_ERR_REQUEST.  The sender starts 4 times and then
  * waits 4 times back to back (each Wait must report a later start, never
  * the stale completion of the previous one), then tests 4 times in a loop.
  * CONT_FIRST (chan_slack_cont_first.c) initializes the continue extension
@@ -85,11 +86,19 @@ static void slack_recv(MPI_Request chan, int *slots, MPI_Request cr)
     int flag;
 
     CHECK(MPI_SUCCESS == MPIX_Continue(&chan, slack_cb, &s, MPIX_CONT_PERSISTENT, &st, cr));
-    /* One start outstanding at a time here: the continue extension hooks a
-     * persistent request per start and does not support a second start of
-     * a request that is still active (README-design.md, left open). */
+    /* One start outstanding at a time: a persistent continuation is armed
+     * once per start, and the continue extension refuses a second start of
+     * a request that is still active (MPI_ERR_REQUEST). */
     for (int n = 0; n < K * ROUNDS; ++n) {
         CHECK(MPI_SUCCESS == MPI_Start(&chan));
+        if (0 == n) {
+            /* A second start while the first is outstanding is refused
+             * (no progress ran in between, so the first is still
+             * active), and the continuation stays intact. */
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+            CHECK(MPI_ERR_REQUEST == err_class(MPI_Start(&chan)));
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+        }
         while (s.ran < n + 1) {
             MPI_Iprobe(0, 12345, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
         }
