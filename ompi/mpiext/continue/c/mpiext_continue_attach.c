@@ -19,6 +19,8 @@
 
 #include <stdlib.h>
 
+#include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errhandler.h"
 #include "ompi/request/grequest.h"
 
 #include "mpiext_continue_internal.h"
@@ -320,6 +322,15 @@ static int ompix_cont_op_start_wrapper(size_t count, ompi_request_t **reqs)
         }
         start = op->orig_start;
         rearm = op->cont->persistent;
+        if (rearm && OMPI_REQUEST_ACTIVE == reqs[i]->req_state) {
+            /* A start while the last one is outstanding (a channel with
+             * slack > 1): the continuation is armed once per start and
+             * would be armed twice on one request. */
+            OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+            return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                                          "MPI_Start: a request with a persistent continuation "
+                                          "can have one start outstanding at a time");
+        }
         if (rearm) {
             ompix_cont_op_unhook(op);
             if (!op->cont->armed) {

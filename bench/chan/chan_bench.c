@@ -1,0 +1,218 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * pml/chan benchmarks, 2 ranks (bench/run chan runs them):
+ *   chan_bench [iters]        ping-pong, 8 bytes, half round trip in
+ *                             microseconds (median of 5 runs): a bound ready
+ *                             channel each way (through pml/chan's registry
+ *                             table) against Send_init/Recv_init +
+ *                             Start/Wait on the selected PML;
+ *                             RESULT pingpong_8B us <channel> <persistent>
+ *   chan_bench sendrecv [nochan]
+ *                             ordinary MPI_Send/MPI_Recv ping-pong, 8 bytes;
+ *                             RESULT sendrecv_8B us <t> 0 ("nochan": pml/chan
+ *                             not added to the PML list)
+ *   chan_bench instr N chan|persist
+ *                             N one-way 8-byte messages, rank 0 sending: its
+ *                             MPI_Start calls in chan_bench_m_start, its
+ *                             MPI_Test calls (until complete) in
+ *                             chan_bench_m_test, for callgrind's
+ *                             --toggle-collect.
+ * With an explicit --mca pml X the program adds chan (--mca pml X,chan).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../test/chan_engine/chan_engine.h"
+#include "../include/ompix_bench.h"
+
+#define ITERS 20000
+#define RUNS 5
+
+static double buf_out, buf_in;
+
+/* The receive for the next round is started before replying/sending, so
+ * ready channels are used correctly without a barrier. */
+__attribute__((noinline)) static void chan_bench_rounds(MPI_Request *s, MPI_Request *r, int iters)
+{
+    int peer = 1 - rank;
+
+    for (int i = 0; i < iters; ++i) {
+        if (0 == rank) {
+            MPI_Start(s);
+            MPI_Wait(s, MPI_STATUS_IGNORE);
+            MPI_Wait(r, MPI_STATUS_IGNORE);
+            MPI_Start(r);
+        } else {
+            MPI_Wait(r, MPI_STATUS_IGNORE);
+            MPI_Start(r);
+            MPI_Start(s);
+            MPI_Wait(s, MPI_STATUS_IGNORE);
+        }
+    }
+    (void) peer;
+}
+
+__attribute__((noinline)) static void chan_bench_persist_rounds(MPI_Request *s, MPI_Request *r,
+                                                               int iters)
+{
+    chan_bench_rounds(s, r, iters);
+}
+
+__attribute__((noinline)) static void chan_bench_chan_rounds(MPI_Request *s, MPI_Request *r,
+                                                            int iters)
+{
+    chan_bench_rounds(s, r, iters);
+}
+
+static double chan_bench_time(void (*fn)(MPI_Request *, MPI_Request *, int), MPI_Request *s,
+                              MPI_Request *r, int iters)
+{
+    double t[RUNS];
+
+    for (int k = 0; k < RUNS; ++k) {
+        MPI_Start(r);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = ompix_bench_now();
+        fn(s, r, iters);
+        t[k] = (ompix_bench_now() - t0) / iters / 2 * 1e6;
+        /* Both left a receive started: one more message each way. */
+        if (0 == rank) {
+            MPI_Wait(r, MPI_STATUS_IGNORE);
+            MPI_Start(s);
+            MPI_Wait(s, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Start(s);
+            MPI_Wait(s, MPI_STATUS_IGNORE);
+            MPI_Wait(r, MPI_STATUS_IGNORE);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    return ompix_bench_median(t, RUNS);
+}
+
+/* Ordinary MPI_Send/MPI_Recv ping-pong: what pml/chan must not slow down. */
+static double chan_bench_sendrecv(int iters)
+{
+    double t[RUNS];
+    int peer = 1 - rank;
+
+    for (int k = 0; k < RUNS; ++k) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = ompix_bench_now();
+        for (int i = 0; i < iters; ++i) {
+            if (0 == rank) {
+                MPI_Send(&buf_out, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD);
+                MPI_Recv(&buf_in, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(&buf_in, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(&buf_out, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD);
+            }
+        }
+        t[k] = (ompix_bench_now() - t0) / iters / 2 * 1e6;
+    }
+    return ompix_bench_median(t, RUNS);
+}
+
+__attribute__((noinline)) int chan_bench_m_start(MPI_Request *req)
+{
+    return MPI_Start(req);
+}
+
+__attribute__((noinline)) int chan_bench_m_test(MPI_Request *req, int *flag)
+{
+    return MPI_Test(req, flag, MPI_STATUS_IGNORE);
+}
+
+/* One-way messages from rank 0; rank 1 starts each receive before an
+ * ordinary zero-byte message tells rank 0 to send (ready channels). */
+static void chan_bench_instr(MPI_Request *s, MPI_Request *r, int n)
+{
+    int flag = 0;
+
+    for (int i = 0; i < n; ++i) {
+        if (0 == rank) {
+            MPI_Recv(NULL, 0, MPI_BYTE, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            chan_bench_m_start(s);
+            do {
+                chan_bench_m_test(s, &flag);
+            } while (!flag);
+        } else {
+            MPI_Start(r);
+            MPI_Send(NULL, 0, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
+            MPI_Wait(r, MPI_STATUS_IGNORE);
+        }
+    }
+}
+
+static void chan_bench_bind(MPI_Request s, MPI_Request r, MPI_Request *cs, MPI_Request *cr)
+{
+    int peer = 1 - rank;
+
+    *cs = *cr = MPI_REQUEST_NULL;
+    if (NULL == chan_api || NULL == chan_api->prepare) {
+        return;
+    }
+    if (0 == rank) {
+        chan_engine_bind(s, peer, 0, 1, 0, 8, cs);
+        chan_engine_bind(r, peer, 0, 1, 0, 8, cr);
+    } else {
+        chan_engine_bind(r, peer, 0, 1, 0, 8, cr);
+        chan_engine_bind(s, peer, 0, 1, 0, 8, cs);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    int iters = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : ITERS;
+    MPI_Request s, r, cs, cr;
+    int peer;
+
+    if (0 == strcmp(mode, "sendrecv")) {
+        if (argc > 2 && 0 == strcmp(argv[2], "nochan")) {
+            ompix_test_init(&argc, &argv);
+        } else {
+            chan_engine_init(&argc, &argv);
+        }
+        double t = chan_bench_sendrecv(ITERS);
+        if (0 == rank) {
+            printf("RESULT sendrecv_8B us %.4f 0\n", t);
+        }
+        MPI_Finalize();
+        return 0;
+    }
+    chan_engine_init(&argc, &argv);
+    peer = 1 - rank;
+    MPI_Send_init(&buf_out, 1, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &s);
+    MPI_Recv_init(&buf_in, 1, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &r);
+    chan_bench_bind(s, r, &cs, &cr);
+    if (0 == strcmp(mode, "instr") && argc > 3) {
+        int chan = 0 == strcmp(argv[3], "chan");
+        if (chan && MPI_REQUEST_NULL == cs) {
+            fprintf(stderr, "chan_bench: engine not available\n");
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        chan_bench_instr(chan ? &cs : &s, chan ? &cr : &r, atoi(argv[2]));
+    } else {
+        double persist = chan_bench_time(chan_bench_persist_rounds, &s, &r, iters);
+        if (MPI_REQUEST_NULL == cs || MPI_REQUEST_NULL == cr) {
+            if (0 == rank) {
+                fprintf(stderr, "chan_bench: engine not available\n");
+            }
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        double chan = chan_bench_time(chan_bench_chan_rounds, &cs, &cr, iters);
+        if (0 == rank) {
+            printf("RESULT pingpong_8B us %.4f %.4f\n", chan, persist);
+        }
+    }
+    if (MPI_REQUEST_NULL != cs) {
+        chan_engine_unbind(&cs);
+        chan_engine_unbind(&cr);
+    }
+    MPI_Request_free(&s);
+    MPI_Request_free(&r);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,451 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * prepare / connect / abandon / unbind (pml_chan_api.h): each end maps its
+ * memory (pml_chan_end.h), packs its key and its worker address into the
+ * blob, and at connect learns the peer's and picks the path once: the
+ * peer's memory mapped here (ucp_rkey_ptr, same node) or UCX puts.
+ *
+ * Unbind is local.  An end's memory may still be written by its peer until
+ * the peer unbinds too: each end writes "gone" into the peer's control
+ * block when it unbinds, and frees its own memory once it finds the peer's
+ * "gone" in it (at a later prepare or unbind) or at MPI_Finalize.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/util/show_help.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+
+#include "pml_chan_end.h"
+
+#define MCA_PML_CHAN_BLOB_MAGIC 0x4e414843u     /* "CHAN" */
+
+typedef struct mca_pml_chan_blob_t {
+    uint32_t magic;
+    uint8_t is_send;
+    uint8_t credits;            /* sender: wants the receiver's credits */
+    uint16_t pad;
+    uint32_t slack;
+    uint32_t addr_len;
+    uint32_t rkey_len;
+    uint32_t pad2;
+    uint64_t bytes;
+    uint64_t base;              /* our control block */
+} mca_pml_chan_blob_t;
+
+/* Memory of an unbound end that its peer may still write. */
+typedef struct mca_pml_chan_zombie_t {
+    opal_list_item_t super;
+    ucp_mem_h memh;
+    char *mem;
+} mca_pml_chan_zombie_t;
+
+static OBJ_CLASS_INSTANCE(mca_pml_chan_zombie_t, opal_list_item_t, NULL, NULL);
+
+static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
+{
+    OBJ_CONSTRUCT(&end->busy_item, opal_list_item_t);
+    OBJ_CONSTRUCT(&end->ends_item, opal_list_item_t);
+    OBJ_CONSTRUCT(&end->lock, opal_mutex_t);
+    OBJ_CONSTRUCT(&end->convertor, opal_convertor_t);
+    end->busy = end->listed = end->bound = false;
+    end->memh = NULL;
+    end->mem = NULL;
+    end->rkey_buf = NULL;
+    end->rkey = NULL;
+    end->path = MCA_PML_CHAN_PATH_NONE;
+    end->nstart = end->nwritten = end->ndone = end->nconsumed = 0;
+    end->pending_report = false;
+    end->put_reqs = NULL;
+    end->words = NULL;
+    end->stage = NULL;
+    end->spec.req.type = NULL;
+    end->spec.req.comm = NULL;
+}
+
+/* Releases what is ours only; the memory is gone or a zombie already. */
+static void mca_pml_chan_end_destruct(mca_pml_chan_end_t *end)
+{
+    OBJ_DESTRUCT(&end->convertor);
+    OBJ_DESTRUCT(&end->lock);
+    OBJ_DESTRUCT(&end->ends_item);
+    OBJ_DESTRUCT(&end->busy_item);
+    free(end->put_reqs);
+    free(end->words);
+    free(end->stage);
+    if (NULL != end->spec.req.type) {
+        OBJ_RELEASE(end->spec.req.type);
+    }
+    if (NULL != end->spec.req.comm) {
+        OBJ_RELEASE(end->spec.req.comm);
+    }
+}
+
+OBJ_CLASS_INSTANCE(mca_pml_chan_end_t, ompi_request_t, mca_pml_chan_end_construct,
+                   mca_pml_chan_end_destruct);
+
+static size_t mca_pml_chan_round(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memory                                                                  */
+
+static void mca_pml_chan_unmap(ucp_mem_h memh)
+{
+    ucp_mem_unmap(mca_pml_chan_component.ucx.context, memh);
+}
+
+/* Frees the memory of unbound ends whose peers unbound too.  Under c->lock. */
+static void mca_pml_chan_reap(bool all)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_pml_chan_zombie_t *z, *next;
+
+    OPAL_LIST_FOREACH_SAFE(z, next, &c->zombies, mca_pml_chan_zombie_t) {
+        if (all || 0 != mca_common_ompix_atomic_load_acq_64(
+                            (volatile uint64_t *) (z->mem + MCA_PML_CHAN_CTL_GONE))) {
+            opal_list_remove_item(&c->zombies, &z->super);
+            mca_pml_chan_unmap(z->memh);
+            OBJ_RELEASE(z);
+        }
+    }
+}
+
+/* Our memory leaves the end: freed now if the peer is gone (or never
+ * knew it), else kept until it is. */
+static void mca_pml_chan_end_drop_memory(mca_pml_chan_end_t *end, bool peer_may_write)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_pml_chan_zombie_t *z;
+
+    if (NULL != end->rkey_buf) {
+        ucp_rkey_buffer_release(end->rkey_buf);
+        end->rkey_buf = NULL;
+    }
+    if (NULL == end->memh) {
+        return;
+    }
+    if (peer_may_write && 0 == mca_common_ompix_atomic_load_acq_64(
+                                   (volatile uint64_t *) (end->mem + MCA_PML_CHAN_CTL_GONE))) {
+        z = OBJ_NEW(mca_pml_chan_zombie_t);
+        if (NULL != z) {
+            z->memh = end->memh;
+            z->mem = end->mem;
+            opal_list_append(&c->zombies, &z->super);
+            end->memh = NULL;
+            return;
+        }
+        /* No memory for the record: keep it mapped forever rather than
+         * let the peer write into freed memory. */
+        end->memh = NULL;
+        return;
+    }
+    mca_pml_chan_unmap(end->memh);
+    end->memh = NULL;
+}
+
+static int mca_pml_chan_end_map(mca_pml_chan_end_t *end)
+{
+    void *base = NULL;
+
+    end->mem_len = MCA_PML_CHAN_CTL + (end->is_send ? 0 : end->slack * end->slot_size);
+    if (OMPI_SUCCESS != mca_common_ompix_ucx_mem_map(&mca_pml_chan_component.ucx, NULL,
+                                                     end->mem_len, true, &end->memh, &base)) {
+        end->memh = NULL;
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    end->mem = (char *) base;
+    memset(end->mem, 0, end->mem_len);
+    if (UCS_OK != ucp_rkey_pack(mca_pml_chan_component.ucx.context, end->memh, &end->rkey_buf,
+                                &end->rkey_len)) {
+        end->rkey_buf = NULL;
+        return OMPI_ERROR;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+/* prepare                                                                 */
+
+static int mca_pml_chan_end_plan(mca_pml_chan_end_t *end, const mca_pml_chan_spec_t *spec)
+{
+    ompi_datatype_t *type = spec->req.type;
+    ptrdiff_t lb, extent;
+
+    end->spec = *spec;
+    OBJ_RETAIN(spec->req.type);
+    OBJ_RETAIN(spec->req.comm);
+    end->is_send = !!spec->req.is_send;
+    end->slack = (uint32_t) spec->slack;
+    end->bytes = spec->bytes;
+    end->credits = end->is_send && (spec->sync || mca_pml_chan_component.debug_ready);
+    end->seq_off = mca_pml_chan_round(end->bytes, 8);
+    end->slot_size = mca_pml_chan_round(end->seq_off + sizeof(uint64_t), 64);
+    end->contiguous = ompi_datatype_is_contiguous_memory_layout(type, spec->req.count);
+    (void) ompi_datatype_get_extent(type, &lb, &extent);
+    end->incr_bytes = (ptrdiff_t) spec->increment * extent;
+    end->buf = (char *) spec->req.buf + (end->contiguous ? type->super.true_lb : 0);
+    end->peer_rank = spec->req.peer;
+    end->status_tag = spec->req.tag;
+    end->words = calloc(end->slack, sizeof(uint64_t));
+    end->put_reqs = calloc(2 * (size_t) end->slack, sizeof(void *));
+    if (end->is_send && !end->contiguous && end->bytes > 0) {
+        end->stage = malloc(end->slack * end->bytes);
+    }
+    if (NULL == end->words || NULL == end->put_reqs ||
+        (end->is_send && !end->contiguous && end->bytes > 0 && NULL == end->stage)) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return OMPI_SUCCESS;
+}
+
+static size_t mca_pml_chan_blob_write(mca_pml_chan_end_t *end, void *blob)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_pml_chan_blob_t b;
+    size_t len = sizeof(b) + c->worker_address_len + end->rkey_len;
+    char *p = (char *) blob;
+
+    if (len > MCA_PML_CHAN_BLOB_MAX) {
+        MCA_PML_CHAN_VERBOSE(10, "blob of %zu bytes too big: channel left to the fallback",
+                             len);
+        return 0;
+    }
+    memset(&b, 0, sizeof(b));
+    b.magic = MCA_PML_CHAN_BLOB_MAGIC;
+    b.is_send = end->is_send;
+    b.credits = end->credits;
+    b.slack = end->slack;
+    b.addr_len = (uint32_t) c->worker_address_len;
+    b.rkey_len = (uint32_t) end->rkey_len;
+    b.bytes = end->bytes;
+    b.base = (uint64_t) (uintptr_t) end->mem;
+    memcpy(p, &b, sizeof(b));
+    memcpy(p + sizeof(b), c->worker_address, c->worker_address_len);
+    memcpy(p + sizeof(b) + c->worker_address_len, end->rkey_buf, end->rkey_len);
+    return len;
+}
+
+/* Releases an end that was never connected: the peer never writes. */
+static void mca_pml_chan_end_discard(mca_pml_chan_end_t *end)
+{
+    if (NULL != end->rkey) {
+        ucp_rkey_destroy(end->rkey);
+        end->rkey = NULL;
+    }
+    if (NULL != end->memh) {
+        mca_pml_chan_end_drop_memory(end, false);
+    }
+    OBJ_RELEASE(end);
+}
+
+int mca_pml_chan_prepare(const mca_pml_chan_spec_t *spec, struct mca_pml_chan_half_t **half,
+                         void *blob, size_t *len)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_pml_chan_end_t *end;
+    int ret;
+
+    *half = NULL;
+    *len = 0;
+    if (NULL == spec || spec->slack < 1 || MPI_ANY_SOURCE == spec->req.peer ||
+        MPI_ANY_TAG == spec->req.tag) {
+        return MPI_ERR_ARG;
+    }
+    OPAL_THREAD_LOCK(&c->lock);
+    ret = mca_pml_chan_ucx_init();
+    if (OMPI_SUCCESS == ret) {
+        mca_pml_chan_reap(false);
+    }
+    OPAL_THREAD_UNLOCK(&c->lock);
+    if (OMPI_SUCCESS != ret) {
+        return OMPI_SUCCESS;            /* *len 0: the fallback serves it */
+    }
+    end = OBJ_NEW(mca_pml_chan_end_t);
+    if (NULL == end) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    end->proc = ompi_comm_peer_lookup(spec->req.comm, spec->req.peer);
+    if (OMPI_SUCCESS != mca_pml_chan_end_plan(end, spec) || NULL == end->proc ||
+        OMPI_SUCCESS != mca_pml_chan_end_map(end)) {
+        mca_pml_chan_end_discard(end);
+        return OMPI_SUCCESS;
+    }
+    *len = mca_pml_chan_blob_write(end, blob);
+    if (0 == *len) {
+        mca_pml_chan_end_discard(end);
+        return OMPI_SUCCESS;
+    }
+    *half = (struct mca_pml_chan_half_t *) end;
+    return OMPI_SUCCESS;
+}
+
+void mca_pml_chan_abandon(struct mca_pml_chan_half_t *half)
+{
+    if (NULL != half) {
+        mca_pml_chan_end_discard((mca_pml_chan_end_t *) half);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* connect                                                                 */
+
+static int mca_pml_chan_end_reach(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *b,
+                                  const char *addr, const char *rkey)
+{
+    mca_common_ompix_ucx_t *ucx = &mca_pml_chan_component.ucx;
+    void *ptr = NULL;
+
+    if (OMPI_SUCCESS != mca_common_ompix_ucx_proc_set_address(ucx, end->proc, addr,
+                                                              b->addr_len) ||
+        OMPI_SUCCESS != mca_common_ompix_ucx_proc_ep(ucx, end->proc, &end->ep)) {
+        return OMPI_ERR_UNREACH;
+    }
+    if (UCS_OK != ucp_ep_rkey_unpack(end->ep, rkey, &end->rkey)) {
+        end->rkey = NULL;
+        return OMPI_ERR_UNREACH;
+    }
+    end->peer_base = b->base;
+    if (UCS_OK == ucp_rkey_ptr(end->rkey, b->base, &ptr)) {
+        end->path = MCA_PML_CHAN_PATH_MAPPED;
+        end->peer_mem = (char *) ptr;
+    } else {
+        end->path = MCA_PML_CHAN_PATH_PUT;
+        end->peer_mem = NULL;
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob,
+                         size_t peer_len, MPI_Request *chan)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) half;
+    mca_pml_chan_blob_t b;
+    const char *p = (const char *) peer_blob;
+    int ret;
+
+    if (NULL == end || NULL == peer_blob || peer_len < sizeof(b)) {
+        return MPI_ERR_ARG;
+    }
+    memcpy(&b, p, sizeof(b));
+    if (MCA_PML_CHAN_BLOB_MAGIC != b.magic || peer_len != sizeof(b) + b.addr_len + b.rkey_len ||
+        b.is_send == end->is_send || b.slack != end->slack || b.bytes != end->bytes) {
+        mca_pml_chan_end_discard(end);
+        return MPI_ERR_ARG;
+    }
+    if (!end->is_send) {
+        end->credits = b.credits;
+    }
+    ret = mca_pml_chan_end_reach(end, &b, p + sizeof(b), p + sizeof(b) + b.addr_len);
+    if (OMPI_SUCCESS != ret) {
+        opal_show_help("help-pml-chan.txt", "unreachable", true,
+                       ompi_comm_rank(end->spec.req.comm), end->spec.req.peer);
+        mca_pml_chan_end_discard(end);
+        return MPI_ERR_OTHER;
+    }
+    mca_pml_chan_request_setup(end);
+    end->bound = true;
+    OPAL_THREAD_LOCK(&c->lock);
+    opal_list_append(&c->ends, &end->ends_item);
+    end->listed = true;
+    if (MCA_PML_CHAN_PATH_PUT == end->path) {
+        c->have_put_ends = true;
+    }
+    OPAL_THREAD_UNLOCK(&c->lock);
+    MCA_PML_CHAN_VERBOSE(20, "%s end to rank %d tag %d: %zu bytes, slack %u, %s%s%s",
+                         end->is_send ? "send" : "receive", end->spec.req.peer,
+                         end->spec.req.tag, end->bytes, end->slack,
+                         MCA_PML_CHAN_PATH_MAPPED == end->path ? "mapped ring" : "put ring",
+                         end->contiguous ? "" : ", packed", end->credits ? ", credits" : "");
+    *chan = &end->super;
+    return OMPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+/* unbind and finalize                                                     */
+
+static bool mca_pml_chan_is_end(ompi_request_t *req)
+{
+    return NULL != req && MPI_REQUEST_NULL != req && OMPI_REQUEST_PML == req->req_type &&
+           NULL != req->req_start &&
+           OBJ_CLASS(mca_pml_chan_end_t) == ((opal_object_t *) req)->obj_class;
+}
+
+/* Under c->lock. */
+static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    if (signal) {
+        mca_pml_chan_ring_signal_gone(end);
+    }
+    if (NULL != end->rkey) {
+        ucp_rkey_destroy(end->rkey);
+        end->rkey = NULL;
+    }
+    end->peer_mem = NULL;
+    mca_pml_chan_end_drop_memory(end, signal);
+    if (end->listed) {
+        opal_list_remove_item(&c->ends, &end->ends_item);
+        end->listed = false;
+    }
+    if (end->busy) {
+        opal_list_remove_item(&c->busy, &end->busy_item);
+        end->busy = false;
+        --c->outstanding;
+    }
+    end->bound = false;
+}
+
+int mca_pml_chan_unbind(MPI_Request chan)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) chan;
+
+    if (!mca_pml_chan_is_end(chan) || !end->bound ||
+        0 != mca_pml_chan_request_outstanding(end)) {
+        return MPI_ERR_REQUEST;
+    }
+    OPAL_THREAD_LOCK(&c->lock);
+    mca_pml_chan_end_release(end, true);
+    mca_pml_chan_reap(false);
+    OPAL_THREAD_UNLOCK(&c->lock);
+    MCA_PML_CHAN_VERBOSE(20, "unbound the %s end to rank %d tag %d",
+                         end->is_send ? "send" : "receive", end->spec.req.peer,
+                         end->spec.req.tag);
+    return OMPI_SUCCESS;
+}
+
+/* MPI_Finalize: every end still bound and every zombie goes (the peers
+ * are in MPI_Finalize too and write no more).  The requests of bound ends
+ * are the user's; they are released with the rest of Open MPI's. */
+void mca_pml_chan_bind_fini(void)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    opal_list_item_t *item;
+
+    if (!c->ucx_ready) {
+        OBJ_DESTRUCT(&c->busy);
+        OBJ_DESTRUCT(&c->ends);
+        OBJ_DESTRUCT(&c->zombies);
+        return;
+    }
+    while (NULL != (item = opal_list_get_first(&c->ends)) &&
+           item != opal_list_get_end(&c->ends)) {
+        mca_pml_chan_end_t *end = (mca_pml_chan_end_t *)
+            ((char *) item - offsetof(mca_pml_chan_end_t, ends_item));
+        mca_pml_chan_end_release(end, false);
+    }
+    mca_pml_chan_reap(true);
+    OBJ_DESTRUCT(&c->busy);
+    OBJ_DESTRUCT(&c->ends);
+    OBJ_DESTRUCT(&c->zombies);
+}

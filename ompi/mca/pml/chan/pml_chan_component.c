@@ -1,0 +1,212 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Component: MCA parameters; staying loaded beside the selected PML
+ * without being it (Open MPI 4.1 selects one PML and closes and unloads
+ * the others: we decline selection, and in the close of an unselected
+ * component retain ourselves, as pml/monitoring does); wrapping the
+ * selected PML's isend_init and irecv_init, and nothing else of mca_pml;
+ * the registry entry through which the channel extension reaches us; the
+ * tear-down, chained to the selected PML's finalize.
+ */
+#include "ompi_config.h"
+
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/base/mca_base_component_repository.h"
+#include "ompi/mca/pml/base/base.h"
+#include "ompi/mca/common/ompix/common_ompix_help.h"
+#include "ompi/mca/common/ompix/common_ompix_registry.h"
+
+#include "pml_chan.h"
+
+static int mca_pml_chan_register(void);
+static int mca_pml_chan_open(void);
+static int mca_pml_chan_close(void);
+static mca_pml_base_module_t *mca_pml_chan_init(int *priority, bool enable_progress_threads,
+                                                bool enable_mpi_threads);
+static int mca_pml_chan_finalize(void);
+
+mca_pml_chan_component_t mca_pml_chan_component = {
+    .super = {
+        .pmlm_version = {
+            MCA_PML_BASE_VERSION_2_0_0,
+            .mca_component_name = "chan",
+            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                                  OMPI_RELEASE_VERSION),
+            .mca_open_component = mca_pml_chan_open,
+            .mca_close_component = mca_pml_chan_close,
+            .mca_register_component_params = mca_pml_chan_register,
+        },
+        .pmlm_data = {
+            MCA_BASE_METADATA_PARAM_NONE
+        },
+        .pmlm_init = mca_pml_chan_init,
+        .pmlm_finalize = mca_pml_chan_finalize,
+    },
+};
+
+static int mca_pml_chan_register(void)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    c->enable = 1;
+    (void) mca_base_component_var_register(
+        &c->super.pmlm_version, "enable",
+        "Bound channels (MPIX_Bind_channel) through pml/chan's engine: 1 (default) runs a "
+        "channel over its own UCX worker (shared-memory ring, or RDMA put + flag between "
+        "nodes); 0 keeps pml/chan loaded only to describe persistent requests, and the channel "
+        "extension runs every channel on its generic fallback.  pml/chan is never the selected "
+        "PML: it stays loaded beside it and wraps only its isend_init and irecv_init (with an "
+        "explicit --mca pml X, list it too: --mca pml X,chan)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_2, MCA_BASE_VAR_SCOPE_GROUP,
+        &c->enable);
+
+    c->verbose = 0;
+    (void) mca_base_component_var_register(
+        &c->super.pmlm_version, "verbose",
+        "Verbosity of pml/chan (0: errors only, 10: loading and UCX bring-up, 20: each "
+        "channel's path as it is connected and unbound)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->verbose);
+
+    c->debug_ready = false;
+    (void) mca_base_component_var_register(
+        &c->super.pmlm_version, "debug_ready",
+        "Check ready channels (bound from MPI_Send_init, MPI_Rsend_init, MPI_Bsend_init): "
+        "a send start whose receive is not yet started is erroneous; when true, MPI_Start "
+        "reports it (MPI_ERR_OTHER and a message) instead of overwriting the receiver's "
+        "slot.  Costs the receiver one credit store per start; set it on every process",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
+        &c->debug_ready);
+
+    mca_common_ompix_ucx_register();
+    return OMPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
+/* What the channel extension reaches through common/ompix's registry     */
+
+static mca_pml_chan_api_t mca_pml_chan_api = {
+    .describe = mca_pml_chan_describe,
+};
+
+static mca_common_ompix_registry_entry_t mca_pml_chan_api_entry = {
+    .name = MCA_PML_CHAN_API_NAME,
+    .version = MCA_PML_CHAN_API_VERSION,
+    .table = &mca_pml_chan_api,
+};
+
+static void mca_pml_chan_publish(void)
+{
+    if (mca_pml_chan_component.enable) {
+        mca_pml_chan_api.prepare = mca_pml_chan_prepare;
+        mca_pml_chan_api.connect = mca_pml_chan_connect;
+        mca_pml_chan_api.abandon = mca_pml_chan_abandon;
+        mca_pml_chan_api.unbind = mca_pml_chan_unbind;
+        mca_pml_chan_api.start = mca_pml_chan_request_start;
+        mca_pml_chan_api.settle = mca_pml_chan_request_settle;
+    }
+    mca_common_ompix_registry_publish(&mca_pml_chan_api_entry);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Staying loaded beside the selected PML                                  */
+
+static int mca_pml_chan_open(void)
+{
+    mca_common_ompix_help_init();
+    mca_pml_chan_component.output = opal_output_open(NULL);
+    opal_output_set_verbosity(mca_pml_chan_component.output, mca_pml_chan_component.verbose);
+    return OMPI_SUCCESS;
+}
+
+/* Never selected: the default include list (ob1, yalla, ucx, cm) does not
+ * name us, and were we asked, we decline. */
+static mca_pml_base_module_t *mca_pml_chan_init(int *priority, bool enable_progress_threads,
+                                                bool enable_mpi_threads)
+{
+    (void) enable_progress_threads; (void) enable_mpi_threads;
+    *priority = -1;
+    return NULL;
+}
+
+/* The selected PML's finalize, chained: our channels and UCX go first, while
+ * Open MPI is still whole. */
+static int mca_pml_chan_selected_finalize(void)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_pml_base_component_finalize_fn_t next = c->pml_finalize;
+
+    if (c->active) {
+        mca_common_ompix_registry_withdraw(&mca_pml_chan_api_entry);
+        mca_pml_chan_bind_fini();
+        mca_pml_chan_ucx_fini();
+        if (mca_pml.pml_isend_init == mca_pml_chan_isend_init) {
+            mca_pml.pml_isend_init = c->isend_init;
+        }
+        if (mca_pml.pml_irecv_init == mca_pml_chan_irecv_init) {
+            mca_pml.pml_irecv_init = c->irecv_init;
+        }
+        mca_pml_base_selected_component.pmlm_finalize = next;
+        mca_pml_chan_describe_fini();
+        OBJ_DESTRUCT(&c->lock);
+        c->active = false;
+        opal_output_close(c->output);
+        /* The repository keeps our extra reference: the code stays mapped
+         * until Open MPI unloads everything, as pml/monitoring's does. */
+    }
+    return NULL != next ? next() : OMPI_SUCCESS;
+}
+
+static int mca_pml_chan_activate(void)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    if (OPAL_SUCCESS != mca_base_component_repository_retain_component(
+                            c->super.pmlm_version.mca_type_name,
+                            c->super.pmlm_version.mca_component_name)) {
+        return OMPI_ERROR;
+    }
+    OBJ_CONSTRUCT(&c->lock, opal_mutex_t);
+    OBJ_CONSTRUCT(&c->busy, opal_list_t);
+    OBJ_CONSTRUCT(&c->ends, opal_list_t);
+    OBJ_CONSTRUCT(&c->zombies, opal_list_t);
+    if (OMPI_SUCCESS != mca_pml_chan_describe_init()) {
+        OBJ_DESTRUCT(&c->lock);
+        return OMPI_ERROR;
+    }
+    c->isend_init = mca_pml.pml_isend_init;
+    c->irecv_init = mca_pml.pml_irecv_init;
+    mca_pml.pml_isend_init = mca_pml_chan_isend_init;
+    mca_pml.pml_irecv_init = mca_pml_chan_irecv_init;
+    c->pml_finalize = mca_pml_base_selected_component.pmlm_finalize;
+    mca_pml_base_selected_component.pmlm_finalize = mca_pml_chan_selected_finalize;
+    c->active = true;
+    mca_pml_chan_publish();
+    MCA_PML_CHAN_VERBOSE(10, "loaded beside pml %s, engine %s",
+                         mca_pml_base_selected_component.pmlm_version.mca_component_name,
+                         c->enable ? "on" : "off");
+    return OMPI_SUCCESS;
+}
+
+/* Called when PML selection closes the components it did not select (and
+ * when ompi_info closes the framework, no PML selected: then we just
+ * close). */
+static int mca_pml_chan_close(void)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    if (!c->active && NULL != mca_pml.pml_isend_init && NULL != mca_pml.pml_irecv_init &&
+        OMPI_SUCCESS == mca_pml_chan_activate()) {
+        return OMPI_SUCCESS;
+    }
+    if (!c->active) {
+        opal_output_close(c->output);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int mca_pml_chan_finalize(void)
+{
+    return OMPI_SUCCESS;
+}

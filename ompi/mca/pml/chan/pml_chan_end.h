@@ -1,0 +1,119 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * One end of a channel: between prepare() and connect() the "half", after
+ * connect() the channel request itself.
+ *
+ * Memory each end maps with UCX (allocated, so that a same-node peer can
+ * reach it with ucp_rkey_ptr) and the peer writes:
+ *   control block (both ends, MCA_PML_CHAN_CTL bytes):
+ *     credits (word 0): receives started, written by the receiver into the
+ *                       sender's block (synchronous channels, debug_ready)
+ *     gone (word 8):    the peer unbound and writes no more
+ *   ring (receiver only, after its control block): K slots of slot_size
+ *     bytes, each the data (bytes, rounded up to 8) then a sequence word:
+ *     message n (from 0) is in slot n % K and complete when the slot's
+ *     sequence word is n + 1.  Small messages share a cache line with
+ *     their sequence word.
+ */
+#ifndef MCA_PML_CHAN_END_H
+#define MCA_PML_CHAN_END_H
+
+#include "ompi_config.h"
+
+#include "opal/datatype/opal_convertor.h"
+#include "ompi/request/request.h"
+
+#include "pml_chan.h"
+
+BEGIN_C_DECLS
+
+#define MCA_PML_CHAN_CTL 128
+#define MCA_PML_CHAN_CTL_CREDITS 0
+#define MCA_PML_CHAN_CTL_GONE 64
+
+typedef enum {
+    MCA_PML_CHAN_PATH_NONE,
+    MCA_PML_CHAN_PATH_MAPPED,       /* the peer's memory through ucp_rkey_ptr */
+    MCA_PML_CHAN_PATH_PUT,          /* ucp_put_nbx + fence + put of the word */
+} mca_pml_chan_path_t;
+
+typedef struct mca_pml_chan_end_t {
+    ompi_request_t super;
+    opal_list_item_t busy_item;     /* in the component's busy list */
+    opal_list_item_t ends_item;     /* in its ends or zombies list */
+    bool busy, listed, bound;
+    opal_mutex_t lock;              /* MPI_THREAD_MULTIPLE: start against progress */
+
+    mca_pml_chan_spec_t spec;
+    bool is_send, credits;          /* credits: the receiver reports receive starts */
+    bool contiguous;
+    uint32_t slack;
+    size_t bytes, slot_size, seq_off;
+    char *buf;                      /* first element (contiguous: true lower bound) */
+    ptrdiff_t incr_bytes;           /* address_base_increment in bytes */
+    opal_convertor_t convertor;     /* non-contiguous data */
+    int peer_rank;                  /* status: MPI_SOURCE */
+    int status_tag;
+
+    /* Our memory */
+    ucp_mem_h memh;
+    char *mem;                      /* control block, then (receiver) the ring */
+    size_t mem_len;
+    void *rkey_buf;
+    size_t rkey_len;
+
+    /* The peer's */
+    mca_pml_chan_path_t path;
+    ompi_proc_t *proc;
+    ucp_ep_h ep;
+    ucp_rkey_h rkey;
+    uint64_t peer_base;             /* its control block (remote address) */
+    char *peer_mem;                 /* MAPPED: the same, mapped here */
+
+    /* Progress: message numbers */
+    uint64_t nstart;                /* starts */
+    uint64_t nwritten;              /* sends: data written or (PUT) its puts issued */
+    uint64_t ndone;                 /* finished here (data moved), in order */
+    uint64_t nconsumed;             /* completions Wait/Test reported */
+    bool pending_report;            /* ompi_request_complete()d, not yet consumed */
+
+    /* PUT path */
+    void **put_reqs;                /* 2 per slot: data and sequence word of a send */
+    uint64_t *words;                /* per slot: sequence words (send), credit (recv) */
+    char *stage;                    /* non-contiguous sends: K packed messages */
+} mca_pml_chan_end_t;
+
+OBJ_CLASS_DECLARATION(mca_pml_chan_end_t);
+
+/* pml_chan_ring.c: the data paths */
+int mca_pml_chan_ring_send(mca_pml_chan_end_t *end);
+bool mca_pml_chan_ring_send_poll(mca_pml_chan_end_t *end);
+void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end);
+bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end);
+void mca_pml_chan_ring_signal_gone(mca_pml_chan_end_t *end);
+bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n);
+
+/* pml_chan_request.c */
+void mca_pml_chan_request_setup(mca_pml_chan_end_t *end);
+int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end);
+
+static inline size_t mca_pml_chan_slot_offset(const mca_pml_chan_end_t *end, uint64_t n)
+{
+    return MCA_PML_CHAN_CTL + (size_t) (n % end->slack) * end->slot_size;
+}
+
+static inline char *mca_pml_chan_slot(char *ring_base, const mca_pml_chan_end_t *end, uint64_t n)
+{
+    return ring_base + mca_pml_chan_slot_offset(end, n);
+}
+
+/* The user's buffer for message n (address_base_increment). */
+static inline char *mca_pml_chan_user_buf(const mca_pml_chan_end_t *end, uint64_t n)
+{
+    return end->buf + (ptrdiff_t) (n % end->slack) * end->incr_bytes;
+}
+
+END_C_DECLS
+
+#endif /* MCA_PML_CHAN_END_H */

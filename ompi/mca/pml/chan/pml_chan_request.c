@@ -1,0 +1,255 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The channel request: MPI_Start/MPI_Startall (req_start), completion
+ * through ompi_request_complete so that every Wait/Test variant and
+ * continuations work, req_free/req_cancel that refuse while bound, and
+ * the progress function that drives outstanding ends.
+ *
+ * Slack K: up to K starts may be outstanding on the one request, and each
+ * Wait/Test reports the oldest.  Open MPI's Wait/Test mark a persistent
+ * request inactive when they report it; we see that the next time we look
+ * (a start, a progress call, or settle() from the extension's Wait/Test
+ * wrappers right after they returned) and then arm the request for the
+ * next oldest start (active; complete if that one is done already).
+ */
+#include "ompi_config.h"
+
+#include "opal/runtime/opal_progress.h"
+#include "opal/util/show_help.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errhandler.h"
+
+#include "pml_chan_end.h"
+
+#define MCA_PML_CHAN_PROGRESS_BATCH 16
+
+/* Under the end's lock.  True when the caller must ompi_request_complete()
+ * the request (after dropping the lock: completion may run callbacks that
+ * start this channel again). */
+static bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
+{
+    ompi_request_t *r = &end->super;
+
+    if (end->pending_report && OMPI_REQUEST_INACTIVE == r->req_state) {
+        ++end->nconsumed;
+        end->pending_report = false;
+    }
+    if (end->pending_report || end->nconsumed == end->nstart) {
+        return false;
+    }
+    r->req_state = OMPI_REQUEST_ACTIVE;
+    /* The previous start's completion is stale; a waiting thread may have
+     * put its sync object in place of PENDING already. */
+    if (REQUEST_COMPLETED == r->req_complete) {
+        r->req_complete = REQUEST_PENDING;
+    }
+    if (end->ndone > end->nconsumed) {
+        r->req_status.MPI_SOURCE = end->peer_rank;
+        r->req_status.MPI_TAG = end->status_tag;
+        r->req_status._ucount = end->bytes;
+        r->req_status._cancelled = 0;
+        end->pending_report = true;
+        return true;
+    }
+    return false;
+}
+
+/* Whether progress must look at the end: data still to move, or a reported
+ * completion whose consumption arms the next one. */
+static bool mca_pml_chan_request_needs_poll(const mca_pml_chan_end_t *end)
+{
+    return end->ndone < end->nstart ||
+           (end->pending_report && end->nconsumed + 1 < end->nstart);
+}
+
+int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end)
+{
+    bool complete;
+    int n;
+
+    OPAL_THREAD_LOCK(&end->lock);
+    complete = mca_pml_chan_request_report(end);
+    n = (int) (end->nstart - end->nconsumed);
+    OPAL_THREAD_UNLOCK(&end->lock);
+    if (complete) {
+        ompi_request_complete(&end->super, true);
+    }
+    return n;
+}
+
+static void mca_pml_chan_request_make_busy(mca_pml_chan_end_t *end)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    OPAL_THREAD_LOCK(&c->lock);
+    if (!end->busy) {
+        end->busy = true;
+        opal_list_append(&c->busy, &end->busy_item);
+        ++c->outstanding;
+    }
+    OPAL_THREAD_UNLOCK(&c->lock);
+}
+
+static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
+{
+    bool complete, poll;
+    int ret = OMPI_SUCCESS;
+
+    if (!end->bound) {
+        return MPI_ERR_REQUEST;
+    }
+    OPAL_THREAD_LOCK(&end->lock);
+    complete = mca_pml_chan_request_report(end);
+    if (end->nstart - end->nconsumed >= end->slack) {
+        ret = MPI_ERR_REQUEST;          /* the (K+1)-th outstanding start */
+    } else if (end->is_send && !end->spec.sync && end->credits &&
+               !mca_pml_chan_ring_credit_ok(end, end->nstart)) {
+        opal_show_help("help-pml-chan.txt", "ready before receive", true,
+                       ompi_comm_rank(end->spec.req.comm), end->spec.req.peer,
+                       end->spec.req.tag, (unsigned long long) end->nstart);
+        ret = MPI_ERR_OTHER;
+    } else {
+        ++end->nstart;
+        if (end->is_send) {
+            ret = mca_pml_chan_ring_send(end);
+        } else {
+            mca_pml_chan_ring_recv_post(end);
+            (void) mca_pml_chan_ring_recv_poll(end);
+        }
+        if (OMPI_SUCCESS != ret) {
+            --end->nstart;
+            ret = MPI_ERR_OTHER;
+        } else {
+            complete = mca_pml_chan_request_report(end) || complete;
+        }
+    }
+    poll = mca_pml_chan_request_needs_poll(end);
+    OPAL_THREAD_UNLOCK(&end->lock);
+    if (poll) {
+        mca_pml_chan_request_make_busy(end);
+    }
+    if (complete) {
+        ompi_request_complete(&end->super, true);
+    }
+    return ret;
+}
+
+/* MPI_Startall hands us consecutive channel requests at once. */
+int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
+{
+    for (size_t i = 0; i < count; ++i) {
+        int ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
+        if (OMPI_SUCCESS != ret) {
+            /* MPI_Start/MPI_Startall return req_start's error without
+             * invoking the error handler. */
+            return OMPI_ERRHANDLER_INVOKE(requests[i]->req_mpi_object.comm, ret,
+                                          1 == count ? "MPI_Start" : "MPI_Startall");
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+/* The extension's Wait/Test wrappers: a completion was reported (the
+ * request is inactive); present the next outstanding start. */
+void mca_pml_chan_request_settle(ompi_request_t *request)
+{
+    (void) mca_pml_chan_request_outstanding((mca_pml_chan_end_t *) request);
+}
+
+/* Only after unbind: a channel is released by MPIX_Unbind_channel. */
+static int mca_pml_chan_request_free(ompi_request_t **request)
+{
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) *request;
+
+    if (end->bound) {
+        return MPI_ERR_REQUEST;
+    }
+    OBJ_RELEASE(end);
+    *request = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+static int mca_pml_chan_request_cancel(ompi_request_t *request, int complete)
+{
+    (void) complete;
+    return ((mca_pml_chan_end_t *) request)->bound ? MPI_ERR_REQUEST : OMPI_SUCCESS;
+}
+
+/* A persistent request, inactive, as after MPI_Send_init. */
+void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
+{
+    ompi_request_t *r = &end->super;
+
+    OMPI_REQUEST_INIT(r, true);
+    r->req_type = OMPI_REQUEST_PML;
+    r->req_start = mca_pml_chan_request_start;
+    r->req_free = mca_pml_chan_request_free;
+    r->req_cancel = mca_pml_chan_request_cancel;
+    r->req_mpi_object.comm = end->spec.req.comm;
+    r->req_status = ompi_status_empty;
+    r->req_status.MPI_ERROR = MPI_SUCCESS;
+    r->req_state = OMPI_REQUEST_INACTIVE;
+    r->req_complete = REQUEST_COMPLETED;
+}
+
+/* Moves data of one busy end and arms its request; under c->lock. */
+static bool mca_pml_chan_request_poll(mca_pml_chan_end_t *end, bool *complete)
+{
+    if (opal_using_threads() && 0 != opal_mutex_trylock(&end->lock)) {
+        return true;                    /* its thread is starting it: keep it */
+    }
+    if (end->is_send) {
+        (void) mca_pml_chan_ring_send_poll(end);
+    } else {
+        (void) mca_pml_chan_ring_recv_poll(end);
+    }
+    *complete = mca_pml_chan_request_report(end);
+    bool poll = mca_pml_chan_request_needs_poll(end);
+    if (opal_using_threads()) {
+        opal_mutex_unlock(&end->lock);
+    }
+    return poll;
+}
+
+int mca_pml_chan_progress(void)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_pml_chan_end_t *done[MCA_PML_CHAN_PROGRESS_BATCH];
+    opal_list_item_t *item, *next;
+    int n = 0;
+
+    /* An idle process pays this load. */
+    if (0 == c->outstanding) {
+        return 0;
+    }
+    if (opal_using_threads() && 0 != opal_mutex_trylock(&c->lock)) {
+        return 0;                       /* another thread is at it */
+    }
+    if (c->have_put_ends) {
+        (void) ucp_worker_progress(c->ucx.worker);
+    }
+    OPAL_LIST_FOREACH_SAFE(item, next, &c->busy, opal_list_item_t) {
+        mca_pml_chan_end_t *end = (mca_pml_chan_end_t *)
+            ((char *) item - offsetof(mca_pml_chan_end_t, busy_item));
+        bool complete = false;
+        if (!mca_pml_chan_request_poll(end, &complete)) {
+            opal_list_remove_item(&c->busy, item);
+            end->busy = false;
+            --c->outstanding;
+        }
+        if (complete) {
+            done[n++] = end;
+            if (MCA_PML_CHAN_PROGRESS_BATCH == n) {
+                break;
+            }
+        }
+    }
+    if (opal_using_threads()) {
+        opal_mutex_unlock(&c->lock);
+    }
+    for (int i = 0; i < n; ++i) {
+        ompi_request_complete(&done[i]->super, true);
+    }
+    return n;
+}

@@ -1,0 +1,227 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Moving one message through the receiver's ring (layout in
+ * pml_chan_end.h), on the path connect() chose for the channel:
+ *   MAPPED: the sender copies (or packs) into the slot and release-stores
+ *           the sequence word; no UCX call.
+ *   PUT:    ucp_put_nbx of the data into the slot, ucp_worker_fence, put of
+ *           the sequence word: the word lands after the data.
+ * The receiver's test is one acquire load of the slot's word (after
+ * progressing the worker on the PUT path, done by the progress function),
+ * then a copy (or unpack) into the user's buffer.  Nothing allocates.
+ */
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+
+#include "pml_chan_end.h"
+
+/* A put whose source is free once it returns or its request completes. */
+static int mca_pml_chan_ring_put(mca_pml_chan_end_t *end, const void *src, size_t len,
+                                 uint64_t offset, void **req)
+{
+    ucp_request_param_t param;
+    ucs_status_ptr_t sp;
+
+    memset(&param, 0, sizeof(param));
+    sp = ucp_put_nbx(end->ep, src, len, end->peer_base + offset, end->rkey, &param);
+    if (UCS_PTR_IS_ERR(sp)) {
+        MCA_PML_CHAN_VERBOSE(1, "ucp_put_nbx failed: %s",
+                             ucs_status_string(UCS_PTR_STATUS(sp)));
+        return OMPI_ERROR;
+    }
+    *req = sp;
+    return OMPI_SUCCESS;
+}
+
+/* A small put that must have left before we go on (credits, gone). */
+static int mca_pml_chan_ring_put_word(mca_pml_chan_end_t *end, const uint64_t *word,
+                                      uint64_t offset)
+{
+    void *req = NULL;
+
+    ucp_worker_fence(mca_pml_chan_component.ucx.worker);
+    if (OMPI_SUCCESS != mca_pml_chan_ring_put(end, word, sizeof(*word), offset, &req)) {
+        return OMPI_ERROR;
+    }
+    return mca_common_ompix_ucx_wait(&mca_pml_chan_component.ucx, req, "ucp_put_nbx");
+}
+
+static bool mca_pml_chan_ring_req_done(void **req)
+{
+    if (NULL != *req) {
+        if (UCS_INPROGRESS == ucp_request_check_status(*req)) {
+            return false;
+        }
+        ucp_request_free(*req);
+        *req = NULL;
+    }
+    return true;
+}
+
+static void mca_pml_chan_ring_pack(mca_pml_chan_end_t *end, uint64_t n, char *dst)
+{
+    struct iovec iov = { .iov_base = dst, .iov_len = end->bytes };
+    uint32_t iov_count = 1;
+    size_t max = end->bytes;
+
+    opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor,
+                                             &end->spec.req.type->super, end->spec.req.count,
+                                             mca_pml_chan_user_buf(end, n), 0, &end->convertor);
+    (void) opal_convertor_pack(&end->convertor, &iov, &iov_count, &max);
+    opal_convertor_cleanup(&end->convertor);
+}
+
+static void mca_pml_chan_ring_unpack(mca_pml_chan_end_t *end, uint64_t n, const char *src)
+{
+    struct iovec iov = { .iov_base = (void *) src, .iov_len = end->bytes };
+    uint32_t iov_count = 1;
+    size_t max = end->bytes;
+
+    opal_convertor_copy_and_prepare_for_recv(ompi_mpi_local_convertor,
+                                             &end->spec.req.type->super, end->spec.req.count,
+                                             mca_pml_chan_user_buf(end, n), 0, &end->convertor);
+    (void) opal_convertor_unpack(&end->convertor, &iov, &iov_count, &max);
+    opal_convertor_cleanup(&end->convertor);
+}
+
+bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n)
+{
+    return mca_common_ompix_atomic_load_acq_64(
+               (volatile uint64_t *) (end->mem + MCA_PML_CHAN_CTL_CREDITS)) > n;
+}
+
+static int mca_pml_chan_ring_write_mapped(mca_pml_chan_end_t *end, uint64_t n)
+{
+    char *slot = mca_pml_chan_slot(end->peer_mem, end, n);
+
+    if (end->contiguous) {
+        memcpy(slot, mca_pml_chan_user_buf(end, n), end->bytes);
+    } else {
+        mca_pml_chan_ring_pack(end, n, slot);
+    }
+    mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
+    return OMPI_SUCCESS;
+}
+
+static int mca_pml_chan_ring_write_put(mca_pml_chan_end_t *end, uint64_t n)
+{
+    uint64_t k = n % end->slack;
+    uint64_t slot = mca_pml_chan_slot_offset(end, n);
+    const char *src = mca_pml_chan_user_buf(end, n);
+    void **reqs = &end->put_reqs[2 * k];
+
+    if (!end->contiguous) {
+        src = end->stage + k * end->bytes;
+        mca_pml_chan_ring_pack(end, n, (char *) src);
+    }
+    if (end->bytes > 0 &&
+        OMPI_SUCCESS != mca_pml_chan_ring_put(end, src, end->bytes, slot, &reqs[0])) {
+        return OMPI_ERROR;
+    }
+    ucp_worker_fence(mca_pml_chan_component.ucx.worker);
+    end->words[k] = n + 1;
+    return mca_pml_chan_ring_put(end, &end->words[k], sizeof(uint64_t), slot + end->seq_off,
+                                 &reqs[1]);
+}
+
+/* Writes every started message the receiver may take (synchronous
+ * channels: whose receive was started), then retires those whose data has
+ * left.  OMPI_SUCCESS or the error of a failed write. */
+int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
+{
+    while (end->nwritten < end->nstart) {
+        int ret;
+        if (end->spec.sync && !mca_pml_chan_ring_credit_ok(end, end->nwritten)) {
+            break;
+        }
+        ret = MCA_PML_CHAN_PATH_MAPPED == end->path
+                  ? mca_pml_chan_ring_write_mapped(end, end->nwritten)
+                  : mca_pml_chan_ring_write_put(end, end->nwritten);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+        ++end->nwritten;
+    }
+    if (MCA_PML_CHAN_PATH_MAPPED == end->path) {
+        end->ndone = end->nwritten;
+        return OMPI_SUCCESS;
+    }
+    while (end->ndone < end->nwritten) {
+        void **reqs = &end->put_reqs[2 * (end->ndone % end->slack)];
+        if (!mca_pml_chan_ring_req_done(&reqs[0]) || !mca_pml_chan_ring_req_done(&reqs[1])) {
+            break;
+        }
+        ++end->ndone;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* True when some message got done. */
+bool mca_pml_chan_ring_send_poll(mca_pml_chan_end_t *end)
+{
+    uint64_t before = end->ndone;
+
+    if (OMPI_SUCCESS != mca_pml_chan_ring_send(end)) {
+        end->super.req_status.MPI_ERROR = MPI_ERR_OTHER;
+        end->ndone = end->nstart;
+    }
+    return end->ndone != before;
+}
+
+/* Receive n = nstart - 1 was started: tell the sender if it counts. */
+void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end)
+{
+    uint64_t started = end->nstart;
+
+    if (!end->credits) {
+        return;
+    }
+    if (MCA_PML_CHAN_PATH_MAPPED == end->path) {
+        mca_common_ompix_atomic_store_rel_64(
+            (volatile uint64_t *) (end->peer_mem + MCA_PML_CHAN_CTL_CREDITS), started);
+        return;
+    }
+    end->words[(started - 1) % end->slack] = started;
+    if (OMPI_SUCCESS != mca_pml_chan_ring_put_word(end, &end->words[(started - 1) % end->slack],
+                                                   MCA_PML_CHAN_CTL_CREDITS)) {
+        end->super.req_status.MPI_ERROR = MPI_ERR_OTHER;
+    }
+}
+
+bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end)
+{
+    uint64_t before = end->ndone;
+
+    while (end->ndone < end->nstart) {
+        uint64_t n = end->ndone;
+        char *slot = mca_pml_chan_slot(end->mem, end, n);
+        if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) !=
+            n + 1) {
+            break;
+        }
+        if (end->contiguous) {
+            memcpy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
+        } else {
+            mca_pml_chan_ring_unpack(end, n, slot);
+        }
+        ++end->ndone;
+    }
+    return end->ndone != before;
+}
+
+void mca_pml_chan_ring_signal_gone(mca_pml_chan_end_t *end)
+{
+    static const uint64_t one = 1;
+
+    if (MCA_PML_CHAN_PATH_MAPPED == end->path) {
+        mca_common_ompix_atomic_store_rel_64(
+            (volatile uint64_t *) (end->peer_mem + MCA_PML_CHAN_CTL_GONE), 1);
+    } else if (MCA_PML_CHAN_PATH_PUT == end->path) {
+        (void) mca_pml_chan_ring_put_word(end, &one, MCA_PML_CHAN_CTL_GONE);
+    }
+}

@@ -1,0 +1,36 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * MPIX_Ibind_slack_channel: nonblocking MPIX_Bind_slack_channel.
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/runtime/params.h"
+
+#include "mpiext_chan_internal.h"
+
+#if OMPI_BUILD_MPI_PROFILING
+#if OPAL_HAVE_WEAK_SYMBOLS
+#pragma weak MPIX_Ibind_slack_channel = PMPIX_Ibind_slack_channel
+#endif
+#define MPIX_Ibind_slack_channel PMPIX_Ibind_slack_channel
+#endif
+
+static const char FUNC_NAME[] = "MPIX_Ibind_slack_channel";
+
+int MPIX_Ibind_slack_channel(MPI_Request req_in, MPI_Request *req_out, int slack, MPI_Info info)
+{
+    int rc = ompix_chan_state_check(FUNC_NAME);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (MPI_PARAM_CHECK) {
+        rc = ompix_chan_check_bind_args(1, &req_in, req_out, &slack, &info, FUNC_NAME);
+        if (MPI_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return ompix_chan_bind(1, &req_in, req_out, &slack, &info, true, FUNC_NAME);
+}

@@ -1,0 +1,105 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Argument checks and error reporting shared by the MPIX_ functions.
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/runtime/mpiruntime.h"
+#include "ompi/runtime/params.h"
+
+#include "mpiext_chan_internal.h"
+
+/* Errors go through the communicator's error handler (MPI_COMM_WORLD's when
+ * there is no communicator yet), with the function and the reason in the
+ * message that MPI_ERRORS_ARE_FATAL prints. */
+int ompix_chan_error(ompi_communicator_t *comm, int rc, const char *func, const char *why)
+{
+    char msg[MPI_MAX_ERROR_STRING];
+
+    snprintf(msg, sizeof(msg), "%s: %s", func, why);
+    if (NULL == comm) {
+        comm = &ompi_mpi_comm_world.comm;
+    }
+    return OMPI_ERRHANDLER_INVOKE(comm, rc, msg);
+}
+
+int ompix_chan_state_check(const char *func)
+{
+    if (ompi_mpi_state < OMPI_MPI_STATE_INIT_COMPLETED) {
+        return ompix_chan_error(NULL, MPI_ERR_OTHER, func, "called before MPI_Init");
+    }
+    if (ompi_mpi_state >= OMPI_MPI_STATE_FINALIZE_STARTED) {
+        return ompix_chan_error(NULL, MPI_ERR_OTHER, func, "called after MPI_Finalize");
+    }
+    return MPI_SUCCESS;
+}
+
+/* address_base_increment: an integer (elements of the request's type). */
+int ompix_chan_read_increment(ompi_info_t *info, long *increment)
+{
+    char value[64], *end;
+    int flag = 0;
+
+    *increment = 0;
+    if (NULL == info || &ompi_mpi_info_null.info == info) {
+        return MPI_SUCCESS;
+    }
+    ompi_info_get(info, MPIX_CHAN_INFO_ADDRESS_BASE_INCREMENT, sizeof(value) - 1, value, &flag);
+    if (!flag) {
+        return MPI_SUCCESS;
+    }
+    errno = 0;
+    *increment = strtol(value, &end, 10);
+    if (0 != errno || end == value || '\0' != *end) {
+        return MPI_ERR_INFO_VALUE;
+    }
+    return MPI_SUCCESS;
+}
+
+static bool ompix_chan_bad_info(MPI_Info info)
+{
+    return NULL == info || (MPI_INFO_NULL != info && ompi_info_is_freed(info));
+}
+
+/* What every bind form checks before any communication: each request a
+ * persistent request listed once, slack >= 1, valid info objects. */
+int ompix_chan_check_bind_args(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                               const int slacks[], MPI_Info infos[], const char *func)
+{
+    if (n < 0) {
+        return ompix_chan_error(NULL, MPI_ERR_COUNT, func, "negative count");
+    }
+    if (n > 0 && (NULL == reqs_in || NULL == reqs_out)) {
+        return ompix_chan_error(NULL, MPI_ERR_REQUEST, func, "request array is NULL");
+    }
+    for (int i = 0; i < n; ++i) {
+        ompi_communicator_t *comm = NULL;
+
+        if (NULL == reqs_in[i] || MPI_REQUEST_NULL == reqs_in[i]) {
+            return ompix_chan_error(NULL, MPI_ERR_REQUEST, func, "req_in is MPI_REQUEST_NULL");
+        }
+        if (OMPI_REQUEST_PML == reqs_in[i]->req_type) {
+            comm = reqs_in[i]->req_mpi_object.comm;
+        }
+        if (NULL != slacks && slacks[i] < 1) {
+            return ompix_chan_error(comm, MPI_ERR_ARG, func, "slack must be at least 1");
+        }
+        if (NULL != infos && ompix_chan_bad_info(infos[i])) {
+            return ompix_chan_error(comm, MPI_ERR_INFO, func, "invalid info object");
+        }
+        for (int j = 0; j < i; ++j) {
+            if (reqs_in[j] == reqs_in[i]) {
+                return ompix_chan_error(comm, MPI_ERR_REQUEST, func,
+                                        "a request is listed twice");
+            }
+        }
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,202 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Internal state of bound channels.  ../README-design.md says where each
+ * part lives and why; docs/ARCHITECTURE.md describes the bind protocol.
+ */
+
+#ifndef MPIEXT_CHAN_INTERNAL_H
+#define MPIEXT_CHAN_INTERNAL_H
+
+#include "ompi_config.h"
+
+#include "mpi.h"
+#include "opal/class/opal_hash_table.h"
+#include "opal/class/opal_list.h"
+#include "opal/threads/mutex.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/info/info.h"
+#include "ompi/request/request.h"
+
+#include "ompi/mca/pml/chan/pml_chan_api.h"
+
+#include "mpiext_chan_c.h"
+
+BEGIN_C_DECLS
+
+/* Tags of the private communication space on the user's communicator.
+ * Ordinary receives never match them: ob1's MPI_ANY_TAG matches tags >= 0
+ * only, and pml ucx keeps 24 tag bits and requires bit 23 clear for
+ * MPI_ANY_TAG; all of ours have bit 23 set in their low 24 bits
+ * (0x800000 + n).  Collectives use -10..-26 and libnbc counts down from -27:
+ * it would need about 4 million nonblocking collectives on one
+ * communicator to reach our range.  See ../README-design.md. */
+#define OMPIX_CHAN_TAG_OFFER (-8388608)        /* 24 bits: 0x800000 */
+#define OMPIX_CHAN_TAG_FIRST (-8388607)        /* replies and data: + id */
+#define OMPIX_CHAN_TAG_IDS   (1 << 22)
+
+/* Control messages: the offer of a send end, the reply of a receive end. */
+#define OMPIX_CHAN_MAGIC_OFFER 0x4348414f      /* "CHAO" */
+#define OMPIX_CHAN_MAGIC_REPLY 0x43484152      /* "CHAR" */
+
+typedef struct ompix_chan_wire_offer_t {
+    int32_t magic;
+    int32_t tag;            /* the send's tag */
+    int32_t mode;           /* mca_pml_chan_reqinfo_t.send_mode */
+    int32_t slack;
+    int32_t reply_tag;      /* where the receive end replies */
+    uint32_t bdt_used;      /* basic types of the send's type signature */
+    uint64_t bytes;         /* packed bytes of one message */
+    uint64_t blob_len;      /* engine blob that follows; 0: no engine */
+} ompix_chan_wire_offer_t;
+
+typedef struct ompix_chan_wire_reply_t {
+    int32_t magic;
+    int32_t rc;             /* MPI error class both ends report, or MPI_SUCCESS */
+    int32_t data_tag;       /* the fallback channel's tag */
+    int32_t pad;
+    uint64_t blob_len;
+} ompix_chan_wire_reply_t;
+
+#define OMPIX_CHAN_MSG_MAX (sizeof(ompix_chan_wire_offer_t) + MCA_PML_CHAN_BLOB_MAX)
+
+/* An offer received by a receive end and not matched yet. */
+typedef struct ompix_chan_offer_t {
+    opal_list_item_t super;
+    int source;
+    size_t len;
+    unsigned char msg[OMPIX_CHAN_MSG_MAX];
+} ompix_chan_offer_t;
+OBJ_CLASS_DECLARATION(ompix_chan_offer_t);
+
+/* What the extension keeps per communicator it binds on.  Kept (and the
+ * communicator retained) until MPI_Finalize: a posted offer receive may
+ * hold an offer for a later bind. */
+typedef struct ompix_chan_comm_t {
+    opal_list_item_t super;        /* in ompix_chan_global.comms */
+    ompi_communicator_t *comm;
+    int32_t next_id;               /* tags this process receives on */
+    opal_list_t offers;            /* unmatched offers, arrival order */
+    opal_list_t rbinds;            /* receive ends waiting for an offer, bind order */
+    opal_list_t busy;              /* binds waiting for a reply or a send */
+    ompi_request_t *ctrl;          /* the posted offer receive, or NULL */
+    unsigned char ctrl_buf[OMPIX_CHAN_MSG_MAX];
+} ompix_chan_comm_t;
+OBJ_CLASS_DECLARATION(ompix_chan_comm_t);
+
+enum {
+    OMPIX_CHAN_BIND_WAIT_OFFER = 1, /* receive end: no offer matched yet */
+    OMPIX_CHAN_BIND_WAIT_REPLY,     /* send end: offer posted */
+    OMPIX_CHAN_BIND_SENDING,        /* receive end: reply posted */
+    OMPIX_CHAN_BIND_DONE
+};
+
+/* One end of one bind in progress. */
+typedef struct ompix_chan_bind_t {
+    opal_list_item_t super;        /* in its comm's rbinds or busy list */
+    ompix_chan_comm_t *cs;
+    ompi_request_t *req_in;
+    MPI_Request *req_out;
+    mca_pml_chan_reqinfo_t info;   /* req_in as created (wildcards resolved at match) */
+    int slack;
+    long increment;
+    size_t bytes;
+    uint32_t bdt_used;
+    int my_tag;                    /* send end: reply tag; receive end: data tag */
+    int peer_tag;                  /* send end: the data tag the receiver chose */
+    int state;
+    int rc;
+    bool nonblocking;              /* req_in stands for the bind until completed */
+    volatile bool done;
+    struct mca_pml_chan_half_t *half;
+    size_t blob_len;               /* our engine blob; 0: no engine */
+    ompi_request_t *sreq;          /* the offer or the reply in flight */
+    ompi_request_t *rreq;          /* send end: the reply's receive */
+    unsigned char out[OMPIX_CHAN_MSG_MAX];
+    unsigned char in[OMPIX_CHAN_MSG_MAX];
+    ompi_request_t *chan;          /* the result */
+} ompix_chan_bind_t;
+
+/* A channel on the generic fallback: K ordinary persistent requests on a
+ * private tag, started round-robin. */
+typedef struct ompix_chan_fb_t {
+    ompi_request_t super;
+    ompi_communicator_t *comm;
+    int is_send;
+    int peer;
+    int user_tag;                  /* the bound send's tag (statuses report it) */
+    int slack;
+    int head;                      /* oldest start outstanding */
+    int outstanding;
+    bool presented;                /* the head's completion is in super */
+    bool unbinding;                /* Iunbind: the next free is real */
+    bool watched;                  /* counted in ompix_chan_global.num_watched */
+    opal_atomic_lock_t lock;
+    ompi_request_t **reqs;
+    bool *slot_done;
+} ompix_chan_fb_t;
+OBJ_CLASS_DECLARATION(ompix_chan_fb_t);
+
+/* Kinds of channels in ompix_chan_global.chans. */
+#define OMPIX_CHAN_KIND_FALLBACK ((void *) 1)
+#define OMPIX_CHAN_KIND_ENGINE   ((void *) 2)
+#define OMPIX_CHAN_KIND_ENGINE_SLACK ((void *) 3)  /* slack > 1: counted in num_watched */
+
+typedef struct ompix_chan_global_t {
+    opal_mutex_t lock;             /* everything below */
+    opal_list_t comms;             /* ompix_chan_comm_t */
+    opal_hash_table_t comm_map;    /* ompi_communicator_t* -> ompix_chan_comm_t* */
+    opal_hash_table_t chans;       /* channel request -> OMPIX_CHAN_KIND_* */
+    opal_hash_table_t kept;        /* req_in of a failed bind -> its own req_free */
+    volatile int32_t num_binds;    /* binds in progress (the progress callback) */
+    volatile int32_t num_watched;  /* channels of slack > 1 (mpiext_chan_wait.c) */
+    const mca_pml_chan_api_t *engine;
+    ompi_request_fns_t orig_fns;
+    bool wrapped;
+    bool initialized;
+} ompix_chan_global_t;
+
+extern ompix_chan_global_t ompix_chan_global;
+
+/* mpiext_chan_global.c */
+int ompix_chan_global_init(void);
+ompix_chan_comm_t *ompix_chan_comm_get(ompi_communicator_t *comm);
+int ompix_chan_next_tag(ompix_chan_comm_t *cs);
+void ompix_chan_add_locked(ompi_request_t *chan, void *kind);
+void *ompix_chan_kind(ompi_request_t *req);
+void ompix_chan_remove(ompi_request_t *req);
+
+/* mpiext_chan_check.c */
+int ompix_chan_error(ompi_communicator_t *comm, int rc, const char *func, const char *why);
+int ompix_chan_state_check(const char *func);
+int ompix_chan_read_increment(ompi_info_t *info, long *increment);
+int ompix_chan_check_bind_args(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                               const int slacks[], MPI_Info infos[], const char *func);
+
+/* mpiext_chan_describe.c */
+int ompix_chan_describe(ompi_request_t *req, mca_pml_chan_reqinfo_t *info, const char **why);
+
+/* mpiext_chan_bind.c */
+int ompix_chan_bind(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], const int slacks[],
+                    MPI_Info infos[], bool nonblocking, const char *func);
+int ompix_chan_progress(void);
+
+/* mpiext_chan_fallback.c */
+int ompix_chan_fb_create(const mca_pml_chan_spec_t *spec, int data_tag, int user_tag,
+                         ompi_request_t **chan);
+void ompix_chan_fb_settle(ompix_chan_fb_t *fb);
+int ompix_chan_fb_start(size_t count, ompi_request_t **reqs);
+void ompix_chan_fb_destroy(ompix_chan_fb_t *fb, bool finalizing);
+
+/* mpiext_chan_unbind.c */
+int ompix_chan_unbind(int n, MPI_Request chans[], bool nonblocking, const char *func);
+void ompix_chan_unbind_all(void);
+
+/* mpiext_chan_wait.c */
+void ompix_chan_wait_install(void);
+void ompix_chan_wait_uninstall(void);
+void ompix_chan_settle_array(size_t count, ompi_request_t **reqs);
+
+END_C_DECLS
+
+#endif /* MPIEXT_CHAN_INTERNAL_H */
