@@ -356,6 +356,11 @@ static int mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t radd
     size_t len;
     int ret, ret2;
 
+    if (NULL != peer->acc) {        /* the target applies it (osc_rdma2_am.c) */
+        ret = peer->acc->update(peer, raddr, tcount, tdt, acc->prim, n, acc->op, acc->obuf,
+                                acc->rbuf);
+        if (OMPI_ERR_NOT_SUPPORTED != ret) return ret;
+    }
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS != ret) return ret;
     tp = acc->mem->path->direct(acc->mem, raddr);
@@ -757,6 +762,10 @@ static int mca_osc_rdma2_cas_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
     mca_osc_rdma2_peer_t *peer = acc->peer;
     int ret, ret2;
 
+    if (NULL != peer->acc) {        /* the target applies it (osc_rdma2_am.c) */
+        ret = peer->acc->cas(peer, ra, acc->prim, origin, compare, result);
+        if (OMPI_ERR_NOT_SUPPORTED != ret) return ret;
+    }
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS != ret) return ret;
     ret = mca_osc_rdma2_xfer(peer, acc->mem, false, result, (int) acc->esize, MPI_BYTE, ra,

@@ -11,16 +11,35 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_path_ucx.h"
+
+/* Accumulates the peer applies from our active messages: wait for their
+ * acknowledgements (flags are not trusted with several threads). */
+static int mca_osc_rdma2_complete_am(mca_osc_rdma2_peer_t *peer)
+{
+    mca_osc_rdma2_sync_target_t *t = peer->sync;
+
+    if (NULL == peer->acc || (!t->am_pending && mca_osc_rdma2_flags_trusted())) {
+        return OMPI_SUCCESS;
+    }
+    t->am_pending = false;
+    return peer->acc->complete(peer);
+}
 
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer)
 {
     mca_osc_rdma2_sync_target_t *t = peer->sync;
+    int ret;
 
     /* Direct stores are ordered before the atomic release that follows
      * (a full fence is not needed: direct gets are done loads). */
     opal_atomic_wmb();
+    ret = mca_osc_rdma2_complete_am(peer);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
     if (!t->ucx_pending && (mca_osc_rdma2_flags_trusted() || NULL == peer->ep)) {
         return OMPI_SUCCESS;
     }
@@ -37,7 +56,13 @@ int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer)
 int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool release_via_ucx)
 {
     mca_osc_rdma2_sync_target_t *t = peer->sync;
+    int ret;
 
+    /* Active messages are applied by the target, not ordered by a fence. */
+    ret = mca_osc_rdma2_complete_am(peer);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
     if (!release_via_ucx || !t->ucx_pending || !mca_osc_rdma2_flags_trusted()) {
         return mca_osc_rdma2_complete_peer(peer);
     }
@@ -49,11 +74,18 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool relea
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
 {
     mca_osc_rdma2_sync_t *sync = &module->sync;
-    int i, ret;
+    int i, ret = OMPI_SUCCESS;
 
     opal_atomic_mb();
-    if (!sync->ucx_pending && mca_osc_rdma2_flags_trusted()) {
-        return OMPI_SUCCESS;
+    if (sync->am_pending || !mca_osc_rdma2_flags_trusted()) {
+        sync->am_pending = false;
+        ret = mca_osc_rdma2_am_complete_all(module);
+        for (i = 0; i < module->size_comm; ++i) {
+            sync->target[i].am_pending = false;
+        }
+    }
+    if (OMPI_SUCCESS != ret || (!sync->ucx_pending && mca_osc_rdma2_flags_trusted())) {
+        return ret;
     }
     sync->ucx_pending = false;
     ret = mca_osc_rdma2_ucx_flush_worker();

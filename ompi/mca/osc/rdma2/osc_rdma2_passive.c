@@ -251,6 +251,12 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
     uint64_t old;
     int ret, spins = 0;
 
+    /* Accumulates we sent it as active messages come first (MPI's
+     * accumulate ordering). */
+    if (NULL != peer->acc) {
+        ret = peer->acc->complete(peer);
+        if (OMPI_SUCCESS != ret) return ret;
+    }
     for (;;) {
         ret = peer->pstate.path->cswap(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, 0, 1,
                                        &old);
