@@ -112,13 +112,28 @@ int mca_osc_rdma2_complete_window(mca_osc_rdma2_module_t *module)
  * serves peers that reach us through UCX and the rest of MPI (a peer may
  * wait in the PML for us).  A progress call costs a few hundred ns, the
  * arrival it delays too, so when every peer is mapped (element mode)
- * progress is rare. */
+ * progress is rare; in lock mode our worker is the arrival. */
 void mca_osc_rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *word,
                            uint64_t value)
 {
     const int spins = MCA_OSC_RDMA2_ACC_ELEMENT == module->acc_mode ? 1 << 14 : 256;
     int i;
 
+    if (MCA_OSC_RDMA2_ACC_LOCK == module->acc_mode) {
+        /* Some peer's notifications reach us through UCX: they land only
+         * when our worker progresses, so poll it on every turn (loads in
+         * between would only wait), and the rest of MPI now and then. */
+        for (i = 0; *word < value; ++i) {
+            if (0 == (i & 63)) {
+                opal_progress();
+            } else {
+                ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker);
+                mca_osc_rdma2_am_drain();
+            }
+        }
+        opal_atomic_rmb();
+        return;
+    }
     while (*word < value) {
         for (i = 0; i < spins && *word < value; ++i) {
         }
