@@ -10,9 +10,9 @@
  *    datatype (the lock path, holding the target's accumulate lock across
  *    UCX round trips that the target must serve), the target itself
  *    (lock path on itself, a CPU lock) and Fetch_and_op, Get_accumulate
- *    and Compare_and_swap tickets; messages that find the lock held are
- *    deferred, never waited for inside the handler (that would deadlock
- *    with the holder).  The sums and the ticket permutation must be exact;
+ *    and Compare_and_swap tickets; messages that find the lock held wait
+ *    in the target's queue, never waited for inside the handler or the
+ *    drain (that would deadlock with the holder).  The sums and the ticket permutation must be exact;
  *  - ordering from one origin: REPLACE of 1..N to one word without flush,
  *    then the lock path's REPLACE and a Fetch_and_op NO_OP must see the
  *    last value; SUMs followed by a Get_accumulate NO_OP see every one;

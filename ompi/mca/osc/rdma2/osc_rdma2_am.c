@@ -12,12 +12,18 @@
  * accumulate of a location still runs under the same lock.
  *
  * The target's handler runs inside its worker progress (its MPI calls or
- * the progress thread).  When the lock is held it must not wait (the
- * holder may need this very progress to release it), so it copies the
- * operation to a queue that top-level progress drains in arrival order;
- * while the queue is not empty newer operations join it, so the
- * operations of one origin are applied in the order it sent them (one
- * endpoint, eager messages: UCX delivers them in order), as MPI's
+ * the progress thread) and makes no UCX call there: it only copies the
+ * operation to a FIFO queue.  Top-level progress (the progress callback,
+ * the progress thread's poll, our waits: the same progress call that ran
+ * the handler) drains the queue in arrival order, under the lock, and
+ * replies through our own endpoint to the origin, named in the request.
+ * A send from inside the handler could connect an endpoint while UCX
+ * still parses that connection's receive buffer (uct_tcp_ep_connect may
+ * move it away, UCX 1.13), and re-entering UCX from its callbacks is what
+ * Open MPI #13064 froze on.  The lock is never waited for either (the holder
+ * may need this very progress to release it): while it is held the queue
+ * waits.  One endpoint and eager messages keep the operations of one
+ * origin in the order it sent them, the queue keeps that order, as MPI's
  * accumulate ordering requires.  The reply carries the old elements
  * (fetching operations, waited for in the call) or acknowledges a plain
  * accumulate, which completion (flush, unlock, fence, complete, free)
@@ -33,6 +39,7 @@
 #include "opal/threads/mutex.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
+#include "ompi/proc/proc.h"
 
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
@@ -45,6 +52,7 @@
 /* Larger operations take the lock path: an eager message of this size
  * is still one round trip, and the target copies it when it defers. */
 #define MCA_OSC_RDMA2_AM_MAX_BYTES 65536
+#define MCA_OSC_RDMA2_AM_LOST 16
 
 enum {
     MCA_OSC_RDMA2_AM_ACC = 0,       /* acknowledged, counted per peer */
@@ -55,6 +63,7 @@ enum {
 typedef struct {
     uint64_t addr;                  /* target address of the first element */
     uint64_t token;                 /* ACC: the origin's peer; else its waiting record */
+    opal_process_name_t origin;     /* whom to answer (through our endpoint to it) */
     uint32_t count;                 /* elements */
     uint16_t dt;                    /* predefined type, by Fortran index (same in every process) */
     uint8_t op;                     /* predefined op, by Fortran index */
@@ -75,10 +84,9 @@ typedef struct {
     size_t len;
 } mca_osc_rdma2_am_wait_t;
 
-/* An operation the target deferred: the request and its data, copied. */
+/* An operation queued by the handler: the request and its data, copied. */
 typedef struct mca_osc_rdma2_am_item_t {
     struct mca_osc_rdma2_am_item_t *next;
-    ucp_ep_h reply_ep;
     char *reply;                    /* built when applied */
     size_t reply_len;
     size_t len;
@@ -90,11 +98,15 @@ static struct {
     bool ready;                     /* handlers set */
     opal_mutex_t lock;              /* the queue; held for CPU work only, never across UCX */
     mca_osc_rdma2_am_item_t **tail;
-    uint64_t deferred;              /* operations that found the lock held (verbose) */
+    /* Requests the handler had no memory to queue: answered with an error
+     * by the drain (what does not fit here leaves its origin waiting). */
+    mca_osc_rdma2_am_req_t lost[MCA_OSC_RDMA2_AM_LOST];
+    uint64_t deferred;              /* drains that found the lock held (verbose) */
     uint64_t applied;
 } mca_osc_rdma2_am;
 
 volatile void *mca_osc_rdma2_am_queue_head = NULL;
+volatile int32_t mca_osc_rdma2_am_nlost = 0;
 
 #define MCA_OSC_RDMA2_AM_HEAD (*(mca_osc_rdma2_am_item_t **) &mca_osc_rdma2_am_queue_head)
 
@@ -167,14 +179,22 @@ static void mca_osc_rdma2_am_free_cb(void *request, ucs_status_t status, void *u
     ucp_request_free(request);
 }
 
-/* A reply that can not be sent leaves its origin waiting: say so. */
-static void mca_osc_rdma2_am_reply(ucp_ep_h ep, char *reply, size_t len)
+/* Top level only.  A reply that can not be sent leaves its origin
+ * waiting: say so. */
+static void mca_osc_rdma2_am_reply(opal_process_name_t origin, char *reply, size_t len)
 {
+    ompi_proc_t *proc = (ompi_proc_t *) ompi_proc_for_name(origin);
     ucp_request_param_t param;
     ucs_status_ptr_t sp;
+    ucp_ep_h ep = NULL;
 
     if (NULL == reply) {
         MCA_OSC_RDMA2_VERBOSE(1, "no memory for an accumulate's reply");
+        return;
+    }
+    if (NULL == proc || OMPI_SUCCESS != mca_common_ompix_ucx_proc_ep(MCA_OSC_RDMA2_UCX, proc, &ep)) {
+        MCA_OSC_RDMA2_VERBOSE(1, "no endpoint to answer an accumulate's origin");
+        free(reply);
         return;
     }
     param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
@@ -194,61 +214,69 @@ static void mca_osc_rdma2_am_reply(ucp_ep_h ep, char *reply, size_t len)
     }
 }
 
-/* Defers a request while the lock is held (queue lock held). */
-static void mca_osc_rdma2_am_defer(const mca_osc_rdma2_am_req_t *req, const void *data,
-                                   size_t len, ucp_ep_h reply_ep)
+/* Queues a request (queue lock held); out of memory, keeps its header
+ * for an error reply. */
+static void mca_osc_rdma2_am_queue(const mca_osc_rdma2_am_req_t *req, const void *data,
+                                   size_t len)
 {
     mca_osc_rdma2_am_item_t *item = malloc(sizeof(*item) + len);
 
     if (NULL == item) {
-        mca_osc_rdma2_am_reply_t *rh = malloc(sizeof(*rh));
-        if (NULL != rh) {
-            rh->token = req->token;
-            rh->kind = req->kind;
-            rh->status = OMPI_ERR_OUT_OF_RESOURCE;
+        if (mca_osc_rdma2_am_nlost < MCA_OSC_RDMA2_AM_LOST) {
+            mca_osc_rdma2_am.lost[mca_osc_rdma2_am_nlost++] = *req;
+        } else {
+            MCA_OSC_RDMA2_VERBOSE(1, "no memory for an accumulate: its origin waits");
         }
-        mca_osc_rdma2_am_reply(reply_ep, (char *) rh, sizeof(*rh));
         return;
     }
     item->next = NULL;
-    item->reply_ep = reply_ep;
     item->req = *req;
     item->len = len;
     memcpy(item->data, data, len);
     *mca_osc_rdma2_am.tail = item;
     mca_osc_rdma2_am.tail = &item->next;
-    ++mca_osc_rdma2_am.deferred;
 }
 
-/* The request handler, inside the worker's progress: apply now if nothing
- * waits before it and the lock is free, else defer; never wait here. */
+/* The request handler, inside the worker's progress: only queues (no UCX
+ * call from a UCX callback, see above); the drain that follows this
+ * progress call applies and replies. */
 static ucs_status_t mca_osc_rdma2_am_request_cb(void *arg, const void *header,
                                                 size_t header_length, void *data, size_t length,
                                                 const ucp_am_recv_param_t *param)
 {
     mca_osc_rdma2_am_req_t req;
-    char *reply = NULL;
-    size_t reply_len = 0;
-    bool now;
 
-    (void) arg;
-    if (header_length != sizeof(req) || !(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)) {
+    (void) arg; (void) param;
+    if (header_length != sizeof(req)) {
         return UCS_OK;              /* not ours to answer */
     }
     memcpy(&req, header, sizeof(req));
     opal_mutex_lock(&mca_osc_rdma2_am.lock);
-    now = NULL == MCA_OSC_RDMA2_AM_HEAD && mca_osc_rdma2_am_trylock();
-    if (now) {
-        reply = mca_osc_rdma2_am_apply(&req, data, &reply_len);
-        mca_osc_rdma2_am_unlock();
-    } else {
-        mca_osc_rdma2_am_defer(&req, data, length, param->reply_ep);
-    }
+    mca_osc_rdma2_am_queue(&req, data, length);
     opal_mutex_unlock(&mca_osc_rdma2_am.lock);
-    if (now) {
-        mca_osc_rdma2_am_reply(param->reply_ep, reply, reply_len);
-    }
     return UCS_OK;
+}
+
+/* Error replies for requests the handler could not queue. */
+static void mca_osc_rdma2_am_answer_lost(void)
+{
+    mca_osc_rdma2_am_req_t lost[MCA_OSC_RDMA2_AM_LOST];
+    int i, n;
+
+    opal_mutex_lock(&mca_osc_rdma2_am.lock);
+    n = mca_osc_rdma2_am_nlost;
+    memcpy(lost, mca_osc_rdma2_am.lost, n * sizeof(lost[0]));
+    mca_osc_rdma2_am_nlost = 0;
+    opal_mutex_unlock(&mca_osc_rdma2_am.lock);
+    for (i = 0; i < n; ++i) {
+        mca_osc_rdma2_am_reply_t *rh = malloc(sizeof(*rh));
+        if (NULL != rh) {
+            rh->token = lost[i].token;
+            rh->kind = lost[i].kind;
+            rh->status = OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        mca_osc_rdma2_am_reply(lost[i].origin, (char *) rh, sizeof(*rh));
+    }
 }
 
 int mca_osc_rdma2_am_drain_queue(void)
@@ -256,9 +284,17 @@ int mca_osc_rdma2_am_drain_queue(void)
     mca_osc_rdma2_am_item_t *list, *item;
     int n = 0;
 
+    if (OPAL_UNLIKELY(0 != mca_osc_rdma2_am_nlost)) {
+        mca_osc_rdma2_am_answer_lost();
+    }
     opal_mutex_lock(&mca_osc_rdma2_am.lock);
     list = MCA_OSC_RDMA2_AM_HEAD;
-    if (NULL == list || !mca_osc_rdma2_am_trylock()) {
+    if (NULL == list) {
+        opal_mutex_unlock(&mca_osc_rdma2_am.lock);
+        return 0;
+    }
+    if (!mca_osc_rdma2_am_trylock()) {
+        ++mca_osc_rdma2_am.deferred;
         opal_mutex_unlock(&mca_osc_rdma2_am.lock);
         return 0;
     }
@@ -274,7 +310,7 @@ int mca_osc_rdma2_am_drain_queue(void)
     while (NULL != list) {
         item = list;
         list = item->next;
-        mca_osc_rdma2_am_reply(item->reply_ep, item->reply, item->reply_len);
+        mca_osc_rdma2_am_reply(item->req.origin, item->reply, item->reply_len);
         free(item);
         ++n;
     }
@@ -362,7 +398,7 @@ static int mca_osc_rdma2_am_send(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2
     if (0 != l2) memcpy(msg + sizeof(*req) + l1, d2, l2);
     param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
                          UCP_OP_ATTR_FIELD_FLAGS;
-    param.flags = UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER;
+    param.flags = UCP_AM_SEND_FLAG_EAGER;
     param.cb.send = mca_osc_rdma2_am_sent_cb;
     param.user_data = msg;
     sp = ucp_am_send_nbx(peer->ep, MCA_OSC_RDMA2_AM_REQUEST, msg, sizeof(*req),
@@ -471,6 +507,7 @@ static int mca_osc_rdma2_am_update(mca_osc_rdma2_peer_t *peer, uint64_t raddr, i
     ompi_datatype_type_size(prim, &len);
     len *= n;
     req.addr = raddr + lb;
+    req.origin = *OMPI_PROC_MY_NAME;
     req.count = (uint32_t) n;
     req.dt = (uint16_t) prim->d_f_to_c_index;
     req.op = (uint8_t) op->o_f_to_c_index;
@@ -504,6 +541,7 @@ static int mca_osc_rdma2_am_cas(mca_osc_rdma2_peer_t *peer, uint64_t raddr, ompi
     }
     ompi_datatype_type_size(dt, &esize);
     req.addr = raddr;
+    req.origin = *OMPI_PROC_MY_NAME;
     req.count = 1;
     req.dt = (uint16_t) dt->d_f_to_c_index;
     req.op = (uint8_t) ompi_mpi_op_replace.op.o_f_to_c_index;
@@ -549,6 +587,7 @@ int mca_osc_rdma2_am_init(void)
     MCA_OSC_RDMA2_AM_HEAD = NULL;
     mca_osc_rdma2_am.tail = (mca_osc_rdma2_am_item_t **) &mca_osc_rdma2_am_queue_head;
     mca_osc_rdma2_am.deferred = mca_osc_rdma2_am.applied = 0;
+    mca_osc_rdma2_am_nlost = 0;
     if (OMPI_SUCCESS != mca_osc_rdma2_am_handler(MCA_OSC_RDMA2_AM_REQUEST,
                                                  mca_osc_rdma2_am_request_cb) ||
         OMPI_SUCCESS != mca_osc_rdma2_am_handler(MCA_OSC_RDMA2_AM_REPLY,
@@ -567,7 +606,7 @@ void mca_osc_rdma2_am_fini(void)
         return;
     }
     MCA_OSC_RDMA2_VERBOSE(10, "accumulates applied for active messages: %" PRIu64
-                          ", of which deferred while the lock was held: %" PRIu64,
+                          ", drains that found the lock held: %" PRIu64,
                           mca_osc_rdma2_am.applied, mca_osc_rdma2_am.deferred);
     mca_osc_rdma2_am.ready = false;
     OBJ_DESTRUCT(&mca_osc_rdma2_am.lock);

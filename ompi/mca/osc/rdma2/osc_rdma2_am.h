@@ -37,13 +37,16 @@ uint64_t mca_osc_rdma2_am_features(void);
 /* At peer set-up: the path table, or NULL for the accumulate lock. */
 const mca_osc_rdma2_acc_path_t *mca_osc_rdma2_am_path(const struct mca_osc_rdma2_peer_t *peer);
 
-/* Top-level progress (never from a UCX callback): applies operations the
- * handler deferred because the accumulate lock was held. */
+/* Top-level progress (never from a UCX callback): applies the operations
+ * the handler queued, unless the accumulate lock is held, and replies;
+ * answers with an error those it had no memory to queue. */
 extern volatile void *mca_osc_rdma2_am_queue_head;
+extern volatile int32_t mca_osc_rdma2_am_nlost;
 int mca_osc_rdma2_am_drain_queue(void);
 static inline int mca_osc_rdma2_am_drain(void)
 {
-    return NULL == mca_osc_rdma2_am_queue_head ? 0 : mca_osc_rdma2_am_drain_queue();
+    return NULL == mca_osc_rdma2_am_queue_head && 0 == mca_osc_rdma2_am_nlost
+        ? 0 : mca_osc_rdma2_am_drain_queue();
 }
 
 /* Waits until every accumulate this rank sent as an active message in the
