@@ -16,6 +16,10 @@
  *  - ordering from one origin: REPLACE of 1..N to one word without flush,
  *    then the lock path's REPLACE and a Fetch_and_op NO_OP must see the
  *    last value; SUMs followed by a Get_accumulate NO_OP see every one;
+ *  - request-based: Raccumulate (active messages), Rget_accumulate (state
+ *    machines over the lock) and blocking lock-path Accumulates interleaved
+ *    from one origin; each Rget_accumulate's REPLACE fetches the value
+ *    issued just before it;
  *  - many outstanding: 3000 Accumulates per origin, then flush,
  *    flush_all, unlock_all, fence and PSCW complete each make them visible;
  *  - a target busy outside MPI: it spins on loads of its own window until
@@ -33,6 +37,7 @@
 #define ROUNDS 300
 #define ORDER_N 500
 #define MANY 3000
+#define REQ_N 600
 
 static int rank, size, last;
 
@@ -137,6 +142,51 @@ static void test_order(void)
     MPI_Free_mem(mem);
 }
 
+/* Request-based accumulates mixed with blocking ones, from one origin to
+ * its own word of the last rank: Raccumulate goes as an active message,
+ * Rget_accumulate as a state machine over the lock, blocking Accumulate of
+ * a vector type by the lock path.  Each Rget_accumulate's REPLACE of v
+ * must fetch v - 1, whichever path carried v - 1 and whether its request
+ * was waited for yet. */
+static void test_requests(void)
+{
+    MPI_Win win;
+    int64_t *mem = create(&win, (size_t) size), vals[REQ_N], res[REQ_N], got = -1;
+    MPI_Request reqs[REQ_N];
+    MPI_Datatype vec;
+    int nreq = 0;
+
+    MPI_Type_vector(1, 1, 2, MPI_INT64_T, &vec);
+    MPI_Type_commit(&vec);
+    MPI_Win_lock(MPI_LOCK_SHARED, last, 0, win);
+    for (int i = 0; i < REQ_N; ++i) {
+        vals[i] = i + 1;
+        res[i] = -1;
+        if (0 == i % 3) {
+            MPI_Rget_accumulate(&vals[i], 1, MPI_INT64_T, &res[i], 1, MPI_INT64_T, last, rank, 1,
+                                MPI_INT64_T, MPI_REPLACE, win, &reqs[nreq++]);
+        } else if (0 == i % 7) {
+            MPI_Accumulate(&vals[i], 1, MPI_INT64_T, last, rank, 1, vec, MPI_REPLACE, win);
+        } else {
+            MPI_Raccumulate(&vals[i], 1, MPI_INT64_T, last, rank, 1, MPI_INT64_T, MPI_REPLACE,
+                            win, &reqs[nreq++]);
+        }
+    }
+    MPI_Waitall(nreq, reqs, MPI_STATUSES_IGNORE);
+    MPI_Fetch_and_op(NULL, &got, MPI_INT64_T, last, rank, MPI_NO_OP, win);
+    MPI_Win_flush(last, win);
+    CHECK(got == REQ_N);
+    for (int i = 0; i < REQ_N; i += 3) CHECK(res[i] == i);
+    MPI_Win_unlock(last, win);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == last) {
+        for (int r = 0; r < size; ++r) CHECK(load(&mem[r]) == REQ_N);
+    }
+    MPI_Type_free(&vec);
+    MPI_Win_free(&win);
+    MPI_Free_mem(mem);
+}
+
 /* Every rank adds MANY times to word 0 of every other rank, then one
  * completion call must make all of it visible. */
 static void many_then(MPI_Win win, int64_t *mem, int kind, int64_t *expect)
@@ -232,6 +282,7 @@ int main(int argc, char **argv)
     last = size - 1;
     test_deferral();
     test_order();
+    test_requests();
     test_many();
     test_busy_target();
     return ompix_test_finish("rdma2/rma_am");
