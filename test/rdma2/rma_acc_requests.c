@@ -1,11 +1,13 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm osc_rdma2_cma 0 osc_rdma2_progress_thread 0" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm osc_rdma2_cma 0 osc_rdma2_progress_thread 0 osc_rdma2_acc_path lock" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * Raccumulate and Rget_accumulate as outstanding requests.  With
  * osc_rdma2_cma 0 the data of created and dynamic windows goes through
  * UCX (lock words mapped over shm, UCX atomics over TCP), where these
- * operations run as state machines; allocated windows take the mapped
- * paths over shm.  On every flavor, under lock_all:
+ * operations run as state machines (osc_rdma2_acc_path lock: by default
+ * a TCP target gets Raccumulate as one active message, whose request
+ * completes in the call; rma_am covers that path); allocated windows take
+ * the mapped paths over shm.  On every flavor, under lock_all:
  *  - ordering: each rank issues, without completing any, NK Raccumulate
  *    SUM of 64 elements onto the same 64 elements of its right
  *    neighbour, NK Raccumulate REPLACE of i onto one element (the last

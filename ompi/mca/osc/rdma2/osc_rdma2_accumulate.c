@@ -352,6 +352,11 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
     size_t len;
     int ret, ret2;
 
+    if (NULL != peer->acc) {        /* the target applies it (osc_rdma2_am.c) */
+        ret = peer->acc->update(peer, raddr, tcount, tdt, acc->prim, n, acc->op, acc->obuf,
+                                acc->rbuf);
+        if (OMPI_ERR_NOT_SUPPORTED != ret) return ret;
+    }
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS != ret) return ret;
     tp = acc->mem->path->direct(acc->mem, raddr);
@@ -815,6 +820,10 @@ static int mca_osc_rdma2_cas_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
     mca_osc_rdma2_peer_t *peer = acc->peer;
     int ret, ret2;
 
+    if (NULL != peer->acc) {        /* the target applies it (osc_rdma2_am.c) */
+        ret = peer->acc->cas(peer, ra, acc->prim, origin, compare, result);
+        if (OMPI_ERR_NOT_SUPPORTED != ret) return ret;
+    }
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS != ret) return ret;
     ret = mca_osc_rdma2_xfer(peer, acc->mem, false, result, (int) acc->esize, MPI_BYTE, ra,
@@ -1104,6 +1113,17 @@ void mca_osc_rdma2_acc_op_retire(mca_osc_rdma2_request_t *req)
     free(op);
 }
 
+/* Accumulates this origin sent the target as active messages went before
+ * (MPI's accumulate ordering): the lock is not tried until the target
+ * acknowledged them all.  Retried, not waited for: no UCX call from a
+ * callback, and the call that issued it does not block. */
+static bool mca_osc_rdma2_acc_op_after_am(const mca_osc_rdma2_acc_op_t *op)
+{
+    const mca_osc_rdma2_peer_t *peer = op->acc.peer;
+
+    return NULL != peer->acc && peer->am_done < peer->am_sent;
+}
+
 /* The step after the one whose pieces are done; returns RETRY while the
  * lock is busy or its next try is not due. */
 static int mca_osc_rdma2_acc_op_step(mca_osc_rdma2_request_t *req)
@@ -1124,6 +1144,8 @@ static int mca_osc_rdma2_acc_op_step(mca_osc_rdma2_request_t *req)
             return mca_osc_rdma2_acc_op_busy(op);
         } else if (op->wait > 0) {
             --op->wait;
+            return MCA_OSC_RDMA2_ACC_OP_RETRY;
+        } else if (OPAL_UNLIKELY(mca_osc_rdma2_acc_op_after_am(op))) {
             return MCA_OSC_RDMA2_ACC_OP_RETRY;
         } else {
             ret = mca_osc_rdma2_acc_op_try_lock(req);
@@ -1260,7 +1282,12 @@ int mca_osc_rdma2_acc_start(mca_osc_rdma2_request_t *req, const void *origin, in
                                   tcount, tdt, &raddr, &n);
     if (OMPI_SUCCESS != ret || 0 == n) return ret;
     peer = acc.peer;
+    /* Toward a target that applies accumulates from active messages, one
+     * without a result is one message sent now (acknowledged to the next
+     * completion call); one with a result is a state machine, which would
+     * otherwise wait for the reply in this call. */
     if (&mca_osc_rdma2_win_path_ucx != acc.mem->path || NULL == peer->ep ||
+        (NULL != peer->acc && NULL == result) ||
         mca_osc_rdma2_element_type(acc.module, peer, acc.prim)) {
         mca_osc_rdma2_acc_in_order(peer);
         return mca_osc_rdma2_acc_run(&acc, origin, ocount, odt, result, rcount, rdt, raddr,

@@ -12,6 +12,7 @@
 #include "opal/sys/atomic.h"
 
 #include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_path_ucx.h"
 
@@ -28,13 +29,31 @@ static __opal_attribute_noinline__ int mca_osc_rdma2_complete_peer_ucx(mca_osc_r
     return mca_osc_rdma2_ucx_flush_ep(peer);
 }
 
+/* Accumulates the peer applies from our active messages: wait for their
+ * acknowledgements (flags are not trusted with several threads). */
+static int mca_osc_rdma2_complete_am(mca_osc_rdma2_peer_t *peer)
+{
+    mca_osc_rdma2_sync_target_t *t = peer->sync;
+
+    if (NULL == peer->acc || (!t->am_pending && mca_osc_rdma2_flags_trusted())) {
+        return OMPI_SUCCESS;
+    }
+    t->am_pending = false;
+    return peer->acc->complete(peer);
+}
+
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer)
 {
     mca_osc_rdma2_sync_target_t *t = peer->sync;
+    int ret;
 
     /* Direct stores are ordered before the atomic release that follows
      * (a full fence is not needed: direct gets are done loads). */
     opal_atomic_wmb();
+    ret = mca_osc_rdma2_complete_am(peer);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
     if (!t->ucx_pending && (mca_osc_rdma2_flags_trusted() || NULL == peer->ep)) {
         return OMPI_SUCCESS;
     }
@@ -60,7 +79,15 @@ mca_osc_rdma2_fence_before_release(mca_osc_rdma2_peer_t *peer)
  * and costs none.  A CPU-atomic release needs the flush. */
 int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool release_via_ucx)
 {
-    if (!release_via_ucx || !peer->sync->ucx_pending || !mca_osc_rdma2_flags_trusted()) {
+    mca_osc_rdma2_sync_target_t *t = peer->sync;
+    int ret;
+
+    /* Active messages are applied by the target, not ordered by a fence. */
+    ret = mca_osc_rdma2_complete_am(peer);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    if (!release_via_ucx || !t->ucx_pending || !mca_osc_rdma2_flags_trusted()) {
         return mca_osc_rdma2_complete_peer(peer);
     }
     return mca_osc_rdma2_fence_before_release(peer);
@@ -69,10 +96,23 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool relea
 static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rdma2_module_t *module)
 {
     mca_osc_rdma2_sync_t *sync = &module->sync;
-    int i, ret;
+    int i, ret = OMPI_SUCCESS;
 
+    /* State machines first: one queued behind active messages waits for
+     * their acknowledgements before it locks (mca_osc_rdma2_acc_op_step). */
     if (OPAL_UNLIKELY(0 != sync->acc_running)) {
         mca_osc_rdma2_acc_wait_all(module);
+    }
+    opal_atomic_mb();
+    if (sync->am_pending || !mca_osc_rdma2_flags_trusted()) {
+        sync->am_pending = false;
+        ret = mca_osc_rdma2_am_complete_all(module);
+        for (i = 0; i < module->size_comm; ++i) {
+            sync->target[i].am_pending = false;
+        }
+    }
+    if (OMPI_SUCCESS != ret || (!sync->ucx_pending && mca_osc_rdma2_flags_trusted())) {
+        return ret;
     }
     sync->ucx_pending = false;
     ret = mca_osc_rdma2_ucx_flush_worker();
@@ -85,7 +125,7 @@ static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rd
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
 {
     opal_atomic_mb();
-    if (!module->sync.ucx_pending && mca_osc_rdma2_flags_trusted()) {
+    if (!module->sync.ucx_pending && !module->sync.am_pending && mca_osc_rdma2_flags_trusted()) {
         return OMPI_SUCCESS;
     }
     return mca_osc_rdma2_complete_all_ucx(module);
@@ -108,13 +148,28 @@ int mca_osc_rdma2_complete_window(mca_osc_rdma2_module_t *module)
  * serves peers that reach us through UCX and the rest of MPI (a peer may
  * wait in the PML for us).  A progress call costs a few hundred ns, the
  * arrival it delays too, so when every peer is mapped (element mode)
- * progress is rare. */
+ * progress is rare; in lock mode our worker is the arrival. */
 void mca_osc_rdma2_wait_ge(mca_osc_rdma2_module_t *module, volatile uint64_t *word,
                            uint64_t value)
 {
     const int spins = MCA_OSC_RDMA2_ACC_ELEMENT == module->acc_mode ? 1 << 14 : 256;
     int i;
 
+    if (MCA_OSC_RDMA2_ACC_LOCK == module->acc_mode) {
+        /* Some peer's notifications reach us through UCX: they land only
+         * when our worker progresses, so poll it on every turn (loads in
+         * between would only wait), and the rest of MPI now and then. */
+        for (i = 0; *word < value; ++i) {
+            if (0 == (i & 63)) {
+                opal_progress();
+            } else {
+                ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker);
+                mca_osc_rdma2_am_drain();
+            }
+        }
+        opal_atomic_rmb();
+        return;
+    }
     while (*word < value) {
         for (i = 0; i < spins && *word < value; ++i) {
         }

@@ -25,6 +25,14 @@ static inline void mca_osc_rdma2_completion_issued(mca_osc_rdma2_peer_t *peer)
     peer->module->sync.ucx_pending = true;
 }
 
+/* An accumulate went to `peer` as an active message: the next completion
+ * must wait for its acknowledgement (osc_rdma2_am.c). */
+static inline void mca_osc_rdma2_completion_am_issued(mca_osc_rdma2_peer_t *peer)
+{
+    peer->sync->am_pending = true;
+    peer->module->sync.am_pending = true;
+}
+
 /* The pending flags say whether *some* operation awaits a flush; with
  * several threads, another thread's flush may clear a flag before an
  * operation of ours issued after that flush began is complete (and we may
@@ -37,11 +45,12 @@ static inline bool mca_osc_rdma2_flags_trusted(void)
 
 /* Completes our operations to one peer / to every peer of the window. */
 int mca_osc_rdma2_complete_peer(mca_osc_rdma2_peer_t *peer);
-/* The same, with the common case (nothing of ours pending through UCX)
+/* The same, with the common case (nothing of ours pending through UCX or
+ * as active messages)
  * inline for flush: a compiler barrier and two loads. */
 static inline int mca_osc_rdma2_complete_peer_inline(mca_osc_rdma2_peer_t *peer)
 {
-    if (OPAL_LIKELY(!peer->sync->ucx_pending &&
+    if (OPAL_LIKELY(0 == peer->sync->pending &&
                     (mca_osc_rdma2_flags_trusted() || NULL == peer->ep))) {
         opal_atomic_wmb();
         return OMPI_SUCCESS;

@@ -12,6 +12,7 @@
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
 #include "ompi/mca/osc/base/base.h"
 
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_module.h"
 #include "osc_rdma2_overlap.h"
 #include "osc_rdma2_request.h"
@@ -55,6 +56,14 @@ static const mca_base_var_enum_value_t mca_osc_rdma2_thread_values[] = {
     { 0, NULL },
 };
 
+/* osc_rdma2_acc_path */
+static const mca_base_var_enum_value_t mca_osc_rdma2_acc_path_values[] = {
+    { MCA_OSC_RDMA2_ACC_PATH_AUTO, "auto" },
+    { MCA_OSC_RDMA2_ACC_PATH_AM, "am" },
+    { MCA_OSC_RDMA2_ACC_PATH_LOCK, "lock" },
+    { 0, NULL },
+};
+
 static void mca_osc_rdma2_register_int(const char *name, const char *description,
                                        mca_base_var_info_lvl_t level, mca_base_var_scope_t scope,
                                        mca_base_var_enum_t *enumerator, int *storage)
@@ -67,7 +76,7 @@ static void mca_osc_rdma2_register_int(const char *name, const char *description
 static int mca_osc_rdma2_register(void)
 {
     mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
-    mca_base_var_enum_t *thread_enum = NULL;
+    mca_base_var_enum_t *thread_enum = NULL, *acc_enum = NULL;
 
     /* Above osc rdma (101) and osc sm (100), so default selection picks us
      * for every window we serve; shared windows are declined (see
@@ -113,6 +122,23 @@ static int mca_osc_rdma2_register(void)
         "microseconds up to this after finding no work): the latency a target outside MPI "
         "adds to the first operation after a quiet period, against wake-ups per second",
         OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_GROUP, NULL, &c->thread_max_sleep);
+
+    c->acc_path = MCA_OSC_RDMA2_ACC_PATH_AUTO;
+    (void) mca_base_var_enum_create("osc_rdma2_acc_path", mca_osc_rdma2_acc_path_values,
+                                    &acc_enum);
+    mca_osc_rdma2_register_int(
+        "acc_path",
+        "How accumulate-family operations that are not element atomics (every accumulate of "
+        "windows whose ranks do not all map each other's memory) reach a target: auto (0: as "
+        "one active message the target applies under its own accumulate lock, toward targets "
+        "whose lock UCX only emulates, e.g. over TCP; elsewhere this rank takes the target's "
+        "lock), am (1: active messages toward every other process), lock (2: always take the "
+        "target's lock: a compare-and-swap, a get, a put and a release).  Active messages need "
+        "the target's progress (its MPI calls or the progress thread), like UCX's emulation",
+        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP, acc_enum, &c->acc_path);
+    if (NULL != acc_enum) {
+        OBJ_RELEASE(acc_enum);
+    }
 
     c->verbose = 0;
     mca_osc_rdma2_register_int(

@@ -269,6 +269,14 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
     uint64_t old;
     int ret, spins = 0;
 
+    /* Accumulates we sent it as active messages come first (MPI's
+     * accumulate ordering), before our turn: waiting for their
+     * acknowledgements progresses our worker, which must not wait for the
+     * turn of another thread of ours. */
+    if (NULL != peer->acc) {
+        ret = peer->acc->complete(peer);
+        if (OMPI_SUCCESS != ret) return ret;
+    }
     OPAL_THREAD_LOCK(turn);
     for (;;) {
         ret = peer->pstate.path->cswap(peer, &peer->pstate, MCA_OSC_RDMA2_ACC_LOCK_WORD, 0, 1,

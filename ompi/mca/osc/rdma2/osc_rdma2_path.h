@@ -103,6 +103,29 @@ struct mca_osc_rdma2_state_path_t {
                 size_t off, void *buf, size_t len);
 };
 
+/* How accumulate-family operations that are not element atomics reach one
+ * target: a peer's table is NULL for the accumulate lock (taken by this
+ * rank, osc_rdma2_accumulate.c), or active messages its target applies
+ * under its own lock (osc_rdma2_am.c). */
+struct ompi_datatype_t;
+struct ompi_op_t;
+typedef struct mca_osc_rdma2_acc_path_t {
+    const char *name;               /* "by active messages" */
+    /* op on the tcount x tdt layout at raddr, whose n elements of the
+     * predefined type prim are contiguous at origin (NULL for NO_OP); the
+     * old ones into result (contiguous) if not NULL.  Returns
+     * OMPI_ERR_NOT_SUPPORTED (after completing what it issued to the peer,
+     * so that order holds) when the lock path must serve it. */
+    int (*update)(struct mca_osc_rdma2_peer_t *peer, uint64_t raddr, int tcount,
+                  struct ompi_datatype_t *tdt, struct ompi_datatype_t *prim, size_t n,
+                  struct ompi_op_t *op, const void *origin, void *result);
+    /* Compare_and_swap of one dt element at raddr, complete on return. */
+    int (*cas)(struct mca_osc_rdma2_peer_t *peer, uint64_t raddr, struct ompi_datatype_t *dt,
+               const void *origin, const void *compare, void *result);
+    /* Waits until what update issued to the peer took effect there. */
+    int (*complete)(struct mca_osc_rdma2_peer_t *peer);
+} mca_osc_rdma2_acc_path_t;
+
 /* osc_rdma2_path_mapped.c, osc_rdma2_path_cma.c, osc_rdma2_path_ucx.c */
 extern const mca_osc_rdma2_win_path_t mca_osc_rdma2_win_path_mapped;
 extern const mca_osc_rdma2_win_path_t mca_osc_rdma2_win_path_cma;

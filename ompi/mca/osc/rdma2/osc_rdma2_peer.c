@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_dynamic.h"
 #include "osc_rdma2_peer.h"
 
@@ -154,8 +155,10 @@ int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,
     peer->win.path = mca_osc_rdma2_peer_win_path(peer, peer->win.ptr);
     peer->state.path = mca_osc_rdma2_peer_state_path(peer->state.ptr);
     peer->pstate.path = mca_osc_rdma2_peer_state_path(peer->pstate.ptr);
-    MCA_OSC_RDMA2_VERBOSE(20, "peer %d: window %s, state %s", rank, peer->win.path->name,
-                          peer->state.path->name);
+    peer->acc = mca_osc_rdma2_am_path(peer);
+    MCA_OSC_RDMA2_VERBOSE(20, "peer %d: window %s, state %s, accumulates %s", rank,
+                          peer->win.path->name, peer->state.path->name,
+                          NULL != peer->acc ? peer->acc->name : "under its lock");
     opal_atomic_wmb();
     module->peers[rank] = peer;
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);

@@ -28,6 +28,11 @@ typedef struct mca_osc_rdma2_peer_t {
     mca_osc_rdma2_state_mem_t state;    /* its state block of this window */
     mca_osc_rdma2_state_mem_t pstate;   /* its process state block */
     struct mca_osc_rdma2_dyn_cache_t *dyn; /* dynamic windows: cached region table */
+    const mca_osc_rdma2_acc_path_t *acc;   /* NULL: accumulates take its lock; else by
+                                            * active messages (osc_rdma2_am.c) */
+    volatile int64_t am_sent;       /* accumulates sent to it as active messages */
+    volatile int64_t am_done;       /* of which it acknowledged */
+    volatile int32_t am_failed;     /* some failed (reported by its completion) */
 } mca_osc_rdma2_peer_t;
 
 int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,

@@ -43,8 +43,14 @@ enum {
 };
 
 typedef struct mca_osc_rdma2_sync_target_t {
+    union {
+        struct {
+            bool ucx_pending;       /* UCX operations issued since its last flush */
+            bool am_pending;        /* accumulates sent as active messages since */
+        };
+        uint16_t pending;           /* either: one load for the inline flush */
+    };
     uint8_t access;                 /* MCA_OSC_RDMA2_ACCESS_* */
-    bool ucx_pending;               /* UCX operations issued since its last flush */
     bool release_waits;             /* its next release must complete them (completion) */
     uint64_t starts;                /* PSCW access epochs started toward it */
     /* request-based accumulates toward it not finished yet, in issue
@@ -78,8 +84,11 @@ typedef struct mca_osc_rdma2_sync_t {
     uint64_t fence_epoch;           /* fences entered */
     /* completion */
     bool ucx_pending;               /* some UCX operation not yet flushed */
+    bool am_pending;                /* some active-message accumulate sent since */
     bool posts_pending;             /* adds posted through UCX since creation */
     volatile int32_t acc_running;   /* request-based accumulates not finished */
+    volatile int64_t am_sent;       /* active-message accumulates sent (osc_rdma2_am.c) */
+    volatile int64_t am_done;       /* of which acknowledged */
 } mca_osc_rdma2_sync_t;
 
 int mca_osc_rdma2_sync_init(mca_osc_rdma2_sync_t *sync, int size);

@@ -13,6 +13,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/common/ompix/common_ompix_thread.h"
 
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_component.h"
 #include "osc_rdma2_request.h"
 
@@ -22,7 +23,8 @@ int mca_osc_rdma2_progress(void)
         return 0;
     }
     mca_common_ompix_thread_note_progress();
-    return (int) ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker) + mca_osc_rdma2_request_drain();
+    return (int) ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker) + mca_osc_rdma2_am_drain() +
+           mca_osc_rdma2_request_drain();
 }
 
 /* Our progress thread calls into the worker too. */
@@ -60,7 +62,8 @@ int mca_osc_rdma2_ucx_init(void)
     /* Same-node peers use CPU atomics on the lock words directly; UCX's
      * own atomics on those words must be coherent with them. */
     const mca_common_ompix_ucx_params_t params = {
-        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64,
+        .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                    mca_osc_rdma2_am_features(),
         .multi_threaded = mca_osc_rdma2_worker_shared(),
         .cpu_atomics = true,
     };
@@ -76,7 +79,7 @@ int mca_osc_rdma2_ucx_init(void)
         return OMPI_ERR_NOT_AVAILABLE;
     }
     c->ucx_ready = true;
-    if (OMPI_SUCCESS != mca_osc_rdma2_create_pstate()) {
+    if (OMPI_SUCCESS != mca_osc_rdma2_create_pstate() || OMPI_SUCCESS != mca_osc_rdma2_am_init()) {
         c->ucx_ready = false;
         mca_common_ompix_ucx_close(MCA_OSC_RDMA2_UCX);
         return OMPI_ERR_NOT_AVAILABLE;
@@ -92,7 +95,7 @@ int mca_osc_rdma2_ucx_init(void)
 static int mca_osc_rdma2_thread_poll(void *ctx)
 {
     (void) ctx;
-    return (int) ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker) +
+    return (int) ucp_worker_progress(MCA_OSC_RDMA2_UCX->worker) + mca_osc_rdma2_am_drain() +
            mca_osc_rdma2_request_advance(false);
 }
 
@@ -107,6 +110,7 @@ void mca_osc_rdma2_ucx_fini(void)
         mca_common_ompix_thread_remove(mca_osc_rdma2_thread_poll, NULL);
         c->thread_polls = false;
     }
+    mca_osc_rdma2_am_fini();
     ucp_rkey_buffer_release(c->pstate_rkey);
     ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, c->pstate_memh);
     c->ucx_ready = false;
