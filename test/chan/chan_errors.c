@@ -40,6 +40,9 @@ static void local_errors(void)
     two[0] = two[1] = req;
     CHECK_ERR(MPIX_Bind_channels(2, two, outs, NULL), MPI_ERR_REQUEST);
     CHECK_ERR(MPIX_Bind_slack_channels(1, &req, outs, &slack0, NULL), MPI_ERR_ARG);
+    CHECK_ERR(MPIX_Ibind_slack_channels(1, &req, outs, NULL, NULL), MPI_ERR_ARG);
+    CHECK_ERR(MPIX_Ibind_slack_channel(req, &out, 0, MPI_INFO_NULL), MPI_ERR_ARG);
+    CHECK_ERR(MPIX_Ibind_channels(-1, &req, outs, NULL), MPI_ERR_COUNT);
     MPI_Info_create(&info);
     MPI_Info_set(info, "address_base_increment", "three");
     CHECK_ERR(MPIX_Bind_slack_channel(req, &out, 2, info), MPI_ERR_INFO_VALUE);

@@ -6,8 +6,6 @@
 
 #include "ompi_config.h"
 
-#include "ompi/runtime/params.h"
-
 #include "mpiext_chan_internal.h"
 
 #if OMPI_BUILD_MPI_PROFILING
@@ -21,16 +19,5 @@ static const char FUNC_NAME[] = "MPIX_Bind_channels";
 
 int MPIX_Bind_channels(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], MPI_Info infos[])
 {
-    int rc = ompix_chan_state_check(FUNC_NAME);
-
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
-    if (MPI_PARAM_CHECK) {
-        rc = ompix_chan_check_bind_args(n, reqs_in, reqs_out, NULL, infos, FUNC_NAME);
-        if (MPI_SUCCESS != rc) {
-            return rc;
-        }
-    }
-    return ompix_chan_bind(n, reqs_in, reqs_out, NULL, infos, false, FUNC_NAME);
+    return ompix_chan_bind_entry(n, reqs_in, reqs_out, NULL, false, infos, false, FUNC_NAME);
 }

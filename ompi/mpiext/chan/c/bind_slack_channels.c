@@ -6,8 +6,6 @@
 
 #include "ompi_config.h"
 
-#include "ompi/runtime/params.h"
-
 #include "mpiext_chan_internal.h"
 
 #if OMPI_BUILD_MPI_PROFILING
@@ -22,19 +20,5 @@ static const char FUNC_NAME[] = "MPIX_Bind_slack_channels";
 int MPIX_Bind_slack_channels(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
                              const int slacks[], MPI_Info infos[])
 {
-    int rc = ompix_chan_state_check(FUNC_NAME);
-
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
-    if (MPI_PARAM_CHECK) {
-        if (n > 0 && NULL == slacks) {
-            return ompix_chan_error(NULL, MPI_ERR_ARG, FUNC_NAME, "slacks is NULL");
-        }
-        rc = ompix_chan_check_bind_args(n, reqs_in, reqs_out, slacks, infos, FUNC_NAME);
-        if (MPI_SUCCESS != rc) {
-            return rc;
-        }
-    }
-    return ompix_chan_bind(n, reqs_in, reqs_out, slacks, infos, false, FUNC_NAME);
+    return ompix_chan_bind_entry(n, reqs_in, reqs_out, slacks, true, infos, false, FUNC_NAME);
 }

@@ -6,8 +6,6 @@
 
 #include "ompi_config.h"
 
-#include "ompi/runtime/params.h"
-
 #include "mpiext_chan_internal.h"
 
 #if OMPI_BUILD_MPI_PROFILING
@@ -21,16 +19,5 @@ static const char FUNC_NAME[] = "MPIX_Ibind_slack_channel";
 
 int MPIX_Ibind_slack_channel(MPI_Request req_in, MPI_Request *req_out, int slack, MPI_Info info)
 {
-    int rc = ompix_chan_state_check(FUNC_NAME);
-
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
-    if (MPI_PARAM_CHECK) {
-        rc = ompix_chan_check_bind_args(1, &req_in, req_out, &slack, &info, FUNC_NAME);
-        if (MPI_SUCCESS != rc) {
-            return rc;
-        }
-    }
-    return ompix_chan_bind(1, &req_in, req_out, &slack, &info, true, FUNC_NAME);
+    return ompix_chan_bind_entry(1, &req_in, req_out, &slack, false, &info, true, FUNC_NAME);
 }

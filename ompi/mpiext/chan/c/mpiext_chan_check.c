@@ -103,3 +103,28 @@ int ompix_chan_check_bind_args(int n, MPI_Request reqs_in[], MPI_Request reqs_ou
     }
     return MPI_SUCCESS;
 }
+
+/* What every bind entry point does: the state rules, the argument checks
+ * (with MPI_PARAM_CHECK), then the bind.  need_slacks: the
+ * MPIX_(I)bind_slack_channels forms, whose slacks array is required (the
+ * forms without slack pass NULL: slack 1). */
+int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                          const int slacks[], bool need_slacks, MPI_Info infos[],
+                          bool nonblocking, const char *func)
+{
+    int rc = ompix_chan_state_check(func);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (MPI_PARAM_CHECK) {
+        if (need_slacks && n > 0 && NULL == slacks) {
+            return ompix_chan_error(NULL, MPI_ERR_ARG, func, "slacks is NULL");
+        }
+        rc = ompix_chan_check_bind_args(n, reqs_in, reqs_out, slacks, infos, func);
+        if (MPI_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return ompix_chan_bind(n, reqs_in, reqs_out, slacks, infos, nonblocking, func);
+}

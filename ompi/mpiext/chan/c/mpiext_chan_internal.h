@@ -172,6 +172,9 @@ int ompix_chan_state_check(const char *func);
 int ompix_chan_read_increment(ompi_info_t *info, long *increment);
 int ompix_chan_check_bind_args(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
                                const int slacks[], MPI_Info infos[], const char *func);
+int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                          const int slacks[], bool need_slacks, MPI_Info infos[],
+                          bool nonblocking, const char *func);
 
 /* mpiext_chan_describe.c */
 int ompix_chan_describe(ompi_request_t *req, mca_pml_chan_reqinfo_t *info, const char **why);
