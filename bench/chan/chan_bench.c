@@ -19,6 +19,8 @@
  *                             chan_bench_m_test, for callgrind's
  *                             --toggle-collect.
  * With an explicit --mca pml X the program adds chan (--mca pml X,chan).
+ * Every ready send starts after its receive (bench/run checks that with
+ * --mca pml_chan_debug_ready 1); errors abort.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +37,6 @@ static double buf_out, buf_in;
  * ready channels are used correctly without a barrier. */
 __attribute__((noinline)) static void chan_bench_rounds(MPI_Request *s, MPI_Request *r, int iters)
 {
-    int peer = 1 - rank;
-
     for (int i = 0; i < iters; ++i) {
         if (0 == rank) {
             MPI_Start(s);
@@ -50,7 +50,6 @@ __attribute__((noinline)) static void chan_bench_rounds(MPI_Request *s, MPI_Requ
             MPI_Wait(s, MPI_STATUS_IGNORE);
         }
     }
-    (void) peer;
 }
 
 __attribute__((noinline)) static void chan_bench_persist_rounds(MPI_Request *s, MPI_Request *r,
@@ -76,15 +75,19 @@ static double chan_bench_time(void (*fn)(MPI_Request *, MPI_Request *, int), MPI
         double t0 = ompix_bench_now();
         fn(s, r, iters);
         t[k] = (ompix_bench_now() - t0) / iters / 2 * 1e6;
-        /* Both left a receive started: one more message each way. */
+        /* Both left a receive started: one more round trip completes them,
+         * in the ping-pong's order.  Rank 1 must not send again before rank
+         * 0 replied: rank 0 starts its receive only after taking rank 1's
+         * last message, and a ready send ahead of its receive overwrites
+         * that message in the one-slot ring (rank 0 then waits forever). */
         if (0 == rank) {
-            MPI_Wait(r, MPI_STATUS_IGNORE);
             MPI_Start(s);
             MPI_Wait(s, MPI_STATUS_IGNORE);
+            MPI_Wait(r, MPI_STATUS_IGNORE);
         } else {
+            MPI_Wait(r, MPI_STATUS_IGNORE);
             MPI_Start(s);
             MPI_Wait(s, MPI_STATUS_IGNORE);
-            MPI_Wait(r, MPI_STATUS_IGNORE);
         }
         MPI_Barrier(MPI_COMM_WORLD);
     }
@@ -183,6 +186,9 @@ int main(int argc, char **argv)
         return 0;
     }
     chan_engine_init(&argc, &argv);
+    /* An error (a start refused under pml_chan_debug_ready, a failed bind)
+     * must end the run, not leave a rank waiting. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     peer = 1 - rank;
     MPI_Send_init(&buf_out, 1, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &s);
     MPI_Recv_init(&buf_in, 1, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &r);
