@@ -1,0 +1,73 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Notified RMA: one-sided operations that increment a notification
+ * counter ("slot") of the origin (MPIX_Win_read_notify, GASPI's
+ * read_notify) or of the target (MPIX_Put_notify, MPIX_Get_notify,
+ * MPIX_Accumulate_notify, the MPI Forum draft's semantics) once the data
+ * is there, and the calls that consume them.  Part of the continue
+ * extension (completion notification); included from <mpi-ext.h> through
+ * mpiext_continue_c.h.
+ */
+
+#ifndef MPIEXT_NOTIFY_C_H
+#define MPIEXT_NOTIFY_C_H
+
+/* Test this macro for the notified-RMA API. */
+#define OMPI_HAVE_MPI_EXT_NOTIFY 1
+
+/* MPIX_Win_notify_waitsome: timeout_ms that waits without limit, and the
+ * *id it returns when the timeout passed with no slot set. */
+#define MPIX_NOTIFY_BLOCK (-1)
+#define MPIX_NOTIFY_NONE  (-1)
+
+/* Origin-notified read: slot id of the ORIGIN's notifications on win is
+ * incremented once the data is in origin_addr.  An RMA operation: it
+ * needs an access epoch to target_rank. */
+OMPI_DECLSPEC int MPIX_Win_read_notify(void *origin_addr, int origin_count,
+                                       MPI_Datatype origin_type, int target_rank,
+                                       MPI_Aint target_disp, int target_count,
+                                       MPI_Datatype target_type, int id, MPI_Win win);
+
+/* Target-notified operations: slot id of the TARGET's notifications on
+ * win is incremented once the operation's effect is visible there. */
+OMPI_DECLSPEC int MPIX_Put_notify(const void *origin_addr, int origin_count,
+                                  MPI_Datatype origin_type, int target_rank,
+                                  MPI_Aint target_disp, int target_count,
+                                  MPI_Datatype target_type, int id, MPI_Win win);
+OMPI_DECLSPEC int MPIX_Get_notify(void *origin_addr, int origin_count,
+                                  MPI_Datatype origin_type, int target_rank,
+                                  MPI_Aint target_disp, int target_count,
+                                  MPI_Datatype target_type, int id, MPI_Win win);
+OMPI_DECLSPEC int MPIX_Accumulate_notify(const void *origin_addr, int origin_count,
+                                         MPI_Datatype origin_type, int target_rank,
+                                         MPI_Aint target_disp, int target_count,
+                                         MPI_Datatype target_type, MPI_Op op, int id,
+                                         MPI_Win win);
+
+/* Consuming this process's notifications on win (any number of threads at
+ * once; every increment is taken exactly once by a reset or a
+ * notification request).  waitsome: *id = a slot in [first, first+num)
+ * with a non-zero count (it does not reset it), or MPIX_NOTIFY_NONE when
+ * timeout_ms (MPIX_NOTIFY_BLOCK, 0 = test once, or milliseconds) passed. */
+OMPI_DECLSPEC int MPIX_Win_notify_waitsome(MPI_Win win, int first, int num,
+                                           int timeout_ms, int *id);
+/* Atomically takes slot id's count (sets it to 0); *old = the count. */
+OMPI_DECLSPEC int MPIX_Win_notify_reset(MPI_Win win, int id, MPI_Count *old);
+OMPI_DECLSPEC int MPIX_Win_get_notify_value(MPI_Win win, int id, MPI_Count *value);
+/* Collective over the window's group: every process gets n zeroed slots
+ * (the same n everywhere).  Default: 65 536 (MCA parameter). */
+OMPI_DECLSPEC int MPIX_Win_set_num_notify(MPI_Win win, MPI_Info info, int n);
+OMPI_DECLSPEC int MPIX_Win_get_num_notify(MPI_Win win, int *n);
+
+/* Notification request: persistent.  MPI_Start arms it; it completes once
+ * slot id is non-zero, taking the count (the slot is reset); then the
+ * status has MPI_TAG = id, MPI_SOURCE = MPI_ANY_SOURCE and
+ * MPI_Get_count(status, MPI_COUNT, &c) / MPI_Get_elements_x(status,
+ * MPI_COUNT, &c) give the count taken.  Works with every Wait/Test
+ * function, MPI_Startall, MPI_Request_free, MPI_Cancel and MPIX_Continue. */
+OMPI_DECLSPEC int MPIX_Win_notify_init(MPI_Win win, int id, MPI_Request *request);
+
+#include "pmpiext_notify_c.h"
+
+#endif /* MPIEXT_NOTIFY_C_H */
