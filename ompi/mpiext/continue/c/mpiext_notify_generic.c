@@ -64,11 +64,11 @@ typedef enum {
     OMPIX_NGEN_LOCAL,
     OMPIX_NGEN_REMOTE,
     OMPIX_NGEN_SEND
-} ompix_ngen_kind_t;
+} ompix_notify_gen_kind_t;
 
-typedef struct ompix_ngen_item_t {
+typedef struct ompix_notify_gen_item_t {
     opal_list_item_t super;
-    ompix_ngen_kind_t kind;
+    ompix_notify_gen_kind_t kind;
     int peer;
     /* Slot to increment; -1 once notified or discarded. */
     int id;
@@ -77,12 +77,12 @@ typedef struct ompix_ngen_item_t {
     ompi_request_t *req;
     /* The message a SEND carries: lives as long as the isend. */
     int64_t msg;
-} ompix_ngen_item_t;
+} ompix_notify_gen_item_t;
 
-static OBJ_CLASS_INSTANCE(ompix_ngen_item_t, opal_list_item_t, NULL, NULL);
+static OBJ_CLASS_INSTANCE(ompix_notify_gen_item_t, opal_list_item_t, NULL, NULL);
 
-typedef struct ompix_ngen_win_t {
-    opal_list_item_t super;           /* in ompix_ngen_wins */
+typedef struct ompix_notify_gen_win_t {
+    opal_list_item_t super;           /* in ompix_notify_gen_wins */
     ompi_win_t *win;
     /* Guards everything below.  The progress callback only trylocks it
      * (it may run inside a call made while the lock is held). */
@@ -106,31 +106,31 @@ typedef struct ompix_ngen_win_t {
     bool listed;
     /* The module's entry points as they were before we wrapped them. */
     ompi_osc_base_module_t orig;
-} ompix_ngen_win_t;
+} ompix_notify_gen_win_t;
 
 /* Windows with state, walked by the progress callback; the lock also
  * serializes state creation and the keyval's creation. */
-static opal_list_t ompix_ngen_wins;
-static opal_mutex_t ompix_ngen_lock = OPAL_MUTEX_STATIC_INIT;
-static volatile int32_t ompix_ngen_nwins = 0;
-static bool ompix_ngen_inited = false;
+static opal_list_t ompix_notify_gen_wins;
+static opal_mutex_t ompix_notify_gen_lock = OPAL_MUTEX_STATIC_INIT;
+static volatile int32_t ompix_notify_gen_nwins = 0;
+static bool ompix_notify_gen_inited = false;
 /* The missing-set_num_notify message is printed once per process. */
-static bool ompix_ngen_warned = false;
-static int ompix_ngen_keyval = MPI_KEYVAL_INVALID;
+static bool ompix_notify_gen_warned = false;
+static int ompix_notify_gen_keyval = MPI_KEYVAL_INVALID;
 
-static int ompix_ngen_fence(int assert, struct ompi_win_t *win);
-static int ompix_ngen_complete(struct ompi_win_t *win);
-static int ompix_ngen_flush(int target, struct ompi_win_t *win);
-static int ompix_ngen_flush_local(int target, struct ompi_win_t *win);
-static int ompix_ngen_unlock(int target, struct ompi_win_t *win);
-static int ompix_ngen_flush_all(struct ompi_win_t *win);
-static int ompix_ngen_flush_local_all(struct ompi_win_t *win);
-static int ompix_ngen_unlock_all(struct ompi_win_t *win);
-static int ompix_ngen_free(struct ompi_win_t *win);
+static int ompix_notify_gen_fence(int assert, struct ompi_win_t *win);
+static int ompix_notify_gen_complete(struct ompi_win_t *win);
+static int ompix_notify_gen_flush(int target, struct ompi_win_t *win);
+static int ompix_notify_gen_flush_local(int target, struct ompi_win_t *win);
+static int ompix_notify_gen_unlock(int target, struct ompi_win_t *win);
+static int ompix_notify_gen_flush_all(struct ompi_win_t *win);
+static int ompix_notify_gen_flush_local_all(struct ompi_win_t *win);
+static int ompix_notify_gen_unlock_all(struct ompi_win_t *win);
+static int ompix_notify_gen_free(struct ompi_win_t *win);
 
 /* Error classes ------------------------------------------------------------ */
 
-static int ompix_ngen_err(int rc)
+static int ompix_notify_gen_err(int rc)
 {
     return ompi_errcode_get_mpi_code(rc);
 }
@@ -139,7 +139,7 @@ static int ompix_ngen_err(int rc)
 
 /* Caller holds w->lock (so the array cannot be swapped underneath).
  * Release ordering: whoever sees the count sees the data before it. */
-static void ompix_ngen_add(ompix_ngen_win_t *w, int id)
+static void ompix_notify_gen_add(ompix_notify_gen_win_t *w, int id)
 {
     if (id < 0 || id >= w->num) {
         opal_output_verbose(10, 0, "ompix notify: dropped a notification for slot %d "
@@ -152,13 +152,13 @@ static void ompix_ngen_add(ompix_ngen_win_t *w, int id)
 /* Completion of tracked requests (caller holds w->lock) -------------------- */
 
 /* A completed rget: its data is in the origin buffer. */
-static void ompix_ngen_read_done(ompix_ngen_win_t *w, ompi_request_t *req, int id)
+static void ompix_notify_gen_read_done(ompix_notify_gen_win_t *w, ompi_request_t *req, int id)
 {
     opal_atomic_rmb();
     if (id < 0) {
         /* already notified by a flush, or discarded */
     } else if (MPI_SUCCESS == req->req_status.MPI_ERROR) {
-        ompix_ngen_add(w, id);
+        ompix_notify_gen_add(w, id);
     } else {
         opal_output(0, "ompix notify: a read of MPIX_Win_read_notify failed (error %d); "
                     "slot %d not notified", req->req_status.MPI_ERROR, id);
@@ -166,20 +166,20 @@ static void ompix_ngen_read_done(ompix_ngen_win_t *w, ompi_request_t *req, int i
     (void) ompi_request_free(&req);
 }
 
-static int ompix_ngen_reap(ompix_ngen_win_t *w)
+static int ompix_notify_gen_reap(ompix_notify_gen_win_t *w)
 {
-    ompix_ngen_item_t *it, *next;
+    ompix_notify_gen_item_t *it, *next;
     int n = 0;
 
-    OPAL_LIST_FOREACH_SAFE(it, next, &w->reads, ompix_ngen_item_t) {
+    OPAL_LIST_FOREACH_SAFE(it, next, &w->reads, ompix_notify_gen_item_t) {
         if (REQUEST_COMPLETE(it->req)) {
             opal_list_remove_item(&w->reads, &it->super);
-            ompix_ngen_read_done(w, it->req, it->id);
+            ompix_notify_gen_read_done(w, it->req, it->id);
             OBJ_RELEASE(it);
             ++n;
         }
     }
-    OPAL_LIST_FOREACH_SAFE(it, next, &w->sends, ompix_ngen_item_t) {
+    OPAL_LIST_FOREACH_SAFE(it, next, &w->sends, ompix_notify_gen_item_t) {
         if (REQUEST_COMPLETE(it->req)) {
             opal_list_remove_item(&w->sends, &it->super);
             (void) ompi_request_free(&it->req);
@@ -191,14 +191,14 @@ static int ompix_ngen_reap(ompix_ngen_win_t *w)
 }
 
 /* Received notification messages: count, apply, re-arm the receive. */
-static int ompix_ngen_drain(ompix_ngen_win_t *w)
+static int ompix_notify_gen_drain(ompix_notify_gen_win_t *w)
 {
     int n = 0;
 
     while (NULL != w->recv_req && REQUEST_COMPLETE(w->recv_req) && n < OMPIX_NGEN_DRAIN_MAX) {
         opal_atomic_rmb();
         if (MPI_SUCCESS == w->recv_req->req_status.MPI_ERROR) {
-            ompix_ngen_add(w, (int) w->recv_msg);
+            ompix_notify_gen_add(w, (int) w->recv_msg);
         }
         /* Written under the lock, read by the drain loops without it. */
         opal_atomic_wmb();
@@ -216,39 +216,39 @@ static int ompix_ngen_drain(ompix_ngen_win_t *w)
 
 /* opal_progress callback: never blocks on a lock (it may run inside a call
  * of a thread that holds one). */
-static int ompix_ngen_progress(void)
+static int ompix_notify_gen_progress(void)
 {
-    ompix_ngen_win_t *w;
+    ompix_notify_gen_win_t *w;
     int n = 0;
 
-    if (0 == ompix_ngen_nwins || 0 != opal_mutex_trylock(&ompix_ngen_lock)) {
+    if (0 == ompix_notify_gen_nwins || 0 != opal_mutex_trylock(&ompix_notify_gen_lock)) {
         return 0;
     }
-    OPAL_LIST_FOREACH(w, &ompix_ngen_wins, ompix_ngen_win_t) {
+    OPAL_LIST_FOREACH(w, &ompix_notify_gen_wins, ompix_notify_gen_win_t) {
         if ((opal_list_is_empty(&w->reads) && opal_list_is_empty(&w->sends) &&
              NULL == w->recv_req) || 0 != opal_mutex_trylock(&w->lock)) {
             continue;
         }
-        n += ompix_ngen_reap(w);
-        n += ompix_ngen_drain(w);
+        n += ompix_notify_gen_reap(w);
+        n += ompix_notify_gen_drain(w);
         opal_mutex_unlock(&w->lock);
     }
-    opal_mutex_unlock(&ompix_ngen_lock);
+    opal_mutex_unlock(&ompix_notify_gen_lock);
     return n;
 }
 
 /* Notifications out (caller holds w->lock) -------------------------------- */
 
-static int ompix_ngen_send(ompix_ngen_win_t *w, int peer, int id)
+static int ompix_notify_gen_send(ompix_notify_gen_win_t *w, int peer, int id)
 {
-    ompix_ngen_item_t *it;
+    ompix_notify_gen_item_t *it;
     int rc;
 
     if (peer == ompi_comm_rank(w->comm)) {
-        ompix_ngen_add(w, id);
+        ompix_notify_gen_add(w, id);
         return OMPI_SUCCESS;
     }
-    it = OBJ_NEW(ompix_ngen_item_t);
+    it = OBJ_NEW(ompix_notify_gen_item_t);
     if (NULL == it) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -271,15 +271,15 @@ static int ompix_ngen_send(ompix_ngen_win_t *w, int peer, int id)
 }
 
 /* The active epoch closed: what waited for it is complete now. */
-static void ompix_ngen_epoch_closed(ompix_ngen_win_t *w)
+static void ompix_notify_gen_epoch_closed(ompix_notify_gen_win_t *w)
 {
-    ompix_ngen_item_t *it;
+    ompix_notify_gen_item_t *it;
     int rc;
 
-    while (NULL != (it = (ompix_ngen_item_t *) opal_list_remove_first(&w->epoch))) {
+    while (NULL != (it = (ompix_notify_gen_item_t *) opal_list_remove_first(&w->epoch))) {
         if (OMPIX_NGEN_LOCAL == it->kind) {
-            ompix_ngen_add(w, it->id);
-        } else if (it->id >= 0 && OMPI_SUCCESS != (rc = ompix_ngen_send(w, it->peer, it->id))) {
+            ompix_notify_gen_add(w, it->id);
+        } else if (it->id >= 0 && OMPI_SUCCESS != (rc = ompix_notify_gen_send(w, it->peer, it->id))) {
             opal_output(0, "ompix notify: cannot send a notification to rank %d (error %d)",
                         it->peer, rc);
         }
@@ -289,46 +289,46 @@ static void ompix_ngen_epoch_closed(ompix_ngen_win_t *w)
 
 /* Per-window state --------------------------------------------------------- */
 
-static ompix_ngen_win_t *ompix_ngen_lookup(ompi_win_t *win)
+static ompix_notify_gen_win_t *ompix_notify_gen_lookup(ompi_win_t *win)
 {
     void *attr = NULL;
     int flag = 0;
 
-    if (MPI_KEYVAL_INVALID == ompix_ngen_keyval ||
-        OMPI_SUCCESS != ompi_attr_get_c(win->w_keyhash, ompix_ngen_keyval, &attr, &flag) ||
+    if (MPI_KEYVAL_INVALID == ompix_notify_gen_keyval ||
+        OMPI_SUCCESS != ompi_attr_get_c(win->w_keyhash, ompix_notify_gen_keyval, &attr, &flag) ||
         !flag) {
         return NULL;
     }
-    return (ompix_ngen_win_t *) attr;
+    return (ompix_notify_gen_win_t *) attr;
 }
 
-/* Caller holds ompix_ngen_lock.  Leaves the window's list, releasing what
+/* Caller holds ompix_notify_gen_lock.  Leaves the window's list, releasing what
  * is left; nothing may touch the module after this (it may be gone). */
-static void ompix_ngen_unlist(ompix_ngen_win_t *w)
+static void ompix_notify_gen_unlist(ompix_notify_gen_win_t *w)
 {
-    ompix_ngen_item_t *it;
+    ompix_notify_gen_item_t *it;
 
     if (w->listed) {
-        opal_list_remove_item(&ompix_ngen_wins, &w->super);
+        opal_list_remove_item(&ompix_notify_gen_wins, &w->super);
         w->listed = false;
-        ompix_ngen_nwins--;
+        ompix_notify_gen_nwins--;
     }
-    while (NULL != (it = (ompix_ngen_item_t *) opal_list_remove_first(&w->epoch))) {
+    while (NULL != (it = (ompix_notify_gen_item_t *) opal_list_remove_first(&w->epoch))) {
         OBJ_RELEASE(it);
     }
 }
 
 /* Keyval delete callback: the window is being destroyed (after osc_free). */
-static int ompix_ngen_attr_delete(MPI_Win win, int keyval, void *attr, void *extra)
+static int ompix_notify_gen_attr_delete(MPI_Win win, int keyval, void *attr, void *extra)
 {
-    ompix_ngen_win_t *w = (ompix_ngen_win_t *) attr;
+    ompix_notify_gen_win_t *w = (ompix_notify_gen_win_t *) attr;
 
     (void) win;
     (void) keyval;
     (void) extra;
-    opal_mutex_lock(&ompix_ngen_lock);
-    ompix_ngen_unlist(w);
-    opal_mutex_unlock(&ompix_ngen_lock);
+    opal_mutex_lock(&ompix_notify_gen_lock);
+    ompix_notify_gen_unlist(w);
+    opal_mutex_unlock(&ompix_notify_gen_lock);
     OPAL_LIST_DESTRUCT(&w->reads);
     OPAL_LIST_DESTRUCT(&w->sends);
     OBJ_DESTRUCT(&w->epoch);
@@ -339,37 +339,37 @@ static int ompix_ngen_attr_delete(MPI_Win win, int keyval, void *attr, void *ext
     return MPI_SUCCESS;
 }
 
-/* Caller holds ompix_ngen_lock. */
-static int ompix_ngen_init_once(void)
+/* Caller holds ompix_notify_gen_lock. */
+static int ompix_notify_gen_init_once(void)
 {
     ompi_attribute_fn_ptr_union_t copy_fn, del_fn;
     int rc;
 
-    if (ompix_ngen_inited) {
+    if (ompix_notify_gen_inited) {
         return OMPI_SUCCESS;
     }
     /* Windows are never copied. */
     copy_fn.attr_win_copy_fn = NULL;
-    del_fn.attr_win_delete_fn = ompix_ngen_attr_delete;
-    rc = ompi_attr_create_keyval(WIN_ATTR, copy_fn, del_fn, &ompix_ngen_keyval, NULL, 0, NULL);
+    del_fn.attr_win_delete_fn = ompix_notify_gen_attr_delete;
+    rc = ompi_attr_create_keyval(WIN_ATTR, copy_fn, del_fn, &ompix_notify_gen_keyval, NULL, 0, NULL);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    OBJ_CONSTRUCT(&ompix_ngen_wins, opal_list_t);
-    ompix_ngen_inited = true;
-    return opal_progress_register(ompix_ngen_progress);
+    OBJ_CONSTRUCT(&ompix_notify_gen_wins, opal_list_t);
+    ompix_notify_gen_inited = true;
+    return opal_progress_register(ompix_notify_gen_progress);
 }
 
 /* Wrap the epoch-closing entry points of win's module.  A module shared
  * by two windows (no stock component does that) is wrapped once: the
  * second window copies the originals the first one saved. */
-static int ompix_ngen_wrap(ompix_ngen_win_t *w)
+static int ompix_notify_gen_wrap(ompix_notify_gen_win_t *w)
 {
     ompi_osc_base_module_t *m = w->win->w_osc_module;
-    ompix_ngen_win_t *other;
+    ompix_notify_gen_win_t *other;
 
-    if (ompix_ngen_free == m->osc_free) {
-        OPAL_LIST_FOREACH(other, &ompix_ngen_wins, ompix_ngen_win_t) {
+    if (ompix_notify_gen_free == m->osc_free) {
+        OPAL_LIST_FOREACH(other, &ompix_notify_gen_wins, ompix_notify_gen_win_t) {
             if (other->win->w_osc_module == m) {
                 w->orig = other->orig;
                 return OMPI_SUCCESS;
@@ -378,23 +378,23 @@ static int ompix_ngen_wrap(ompix_ngen_win_t *w)
         return OMPI_ERR_NOT_FOUND;
     }
     w->orig = *m;
-    m->osc_fence = ompix_ngen_fence;
-    m->osc_complete = ompix_ngen_complete;
-    m->osc_flush = ompix_ngen_flush;
-    m->osc_flush_local = ompix_ngen_flush_local;
-    m->osc_unlock = ompix_ngen_unlock;
-    m->osc_flush_all = ompix_ngen_flush_all;
-    m->osc_flush_local_all = ompix_ngen_flush_local_all;
-    m->osc_unlock_all = ompix_ngen_unlock_all;
-    m->osc_free = ompix_ngen_free;
+    m->osc_fence = ompix_notify_gen_fence;
+    m->osc_complete = ompix_notify_gen_complete;
+    m->osc_flush = ompix_notify_gen_flush;
+    m->osc_flush_local = ompix_notify_gen_flush_local;
+    m->osc_unlock = ompix_notify_gen_unlock;
+    m->osc_flush_all = ompix_notify_gen_flush_all;
+    m->osc_flush_local_all = ompix_notify_gen_flush_local_all;
+    m->osc_unlock_all = ompix_notify_gen_unlock_all;
+    m->osc_free = ompix_notify_gen_free;
     return OMPI_SUCCESS;
 }
 
-/* Caller holds ompix_ngen_lock. */
-static int ompix_ngen_create(ompi_win_t *win, ompix_ngen_win_t **out)
+/* Caller holds ompix_notify_gen_lock. */
+static int ompix_notify_gen_create(ompi_win_t *win, ompix_notify_gen_win_t **out)
 {
-    ompix_ngen_win_t *w = calloc(1, sizeof(*w));
-    bool shared = (ompix_ngen_free == win->w_osc_module->osc_free);
+    ompix_notify_gen_win_t *w = calloc(1, sizeof(*w));
+    bool shared = (ompix_notify_gen_free == win->w_osc_module->osc_free);
     int rc;
 
     if (NULL == w) {
@@ -408,9 +408,9 @@ static int ompix_ngen_create(ompi_win_t *win, ompix_ngen_win_t **out)
     OBJ_CONSTRUCT(&w->reads, opal_list_t);
     OBJ_CONSTRUCT(&w->epoch, opal_list_t);
     OBJ_CONSTRUCT(&w->sends, opal_list_t);
-    rc = (NULL == w->slots) ? OMPI_ERR_OUT_OF_RESOURCE : ompix_ngen_wrap(w);
+    rc = (NULL == w->slots) ? OMPI_ERR_OUT_OF_RESOURCE : ompix_notify_gen_wrap(w);
     if (OMPI_SUCCESS == rc) {
-        rc = ompi_attr_set_c(WIN_ATTR, win, &win->w_keyhash, ompix_ngen_keyval, w, false);
+        rc = ompi_attr_set_c(WIN_ATTR, win, &win->w_keyhash, ompix_notify_gen_keyval, w, false);
         if (OMPI_SUCCESS != rc && !shared) {
             *win->w_osc_module = w->orig;
         }
@@ -421,55 +421,55 @@ static int ompix_ngen_create(ompi_win_t *win, ompix_ngen_win_t **out)
         free(w);
         return rc;
     }
-    opal_list_append(&ompix_ngen_wins, &w->super);
+    opal_list_append(&ompix_notify_gen_wins, &w->super);
     w->listed = true;
-    ompix_ngen_nwins++;
+    ompix_notify_gen_nwins++;
     *out = w;
     return OMPI_SUCCESS;
 }
 
-static int ompix_ngen_get(ompi_win_t *win, ompix_ngen_win_t **out)
+static int ompix_notify_gen_get(ompi_win_t *win, ompix_notify_gen_win_t **out)
 {
     int rc = OMPI_SUCCESS;
 
-    *out = ompix_ngen_lookup(win);
+    *out = ompix_notify_gen_lookup(win);
     if (OPAL_LIKELY(NULL != *out)) {
         return MPI_SUCCESS;
     }
-    opal_mutex_lock(&ompix_ngen_lock);
-    rc = ompix_ngen_init_once();
-    if (OMPI_SUCCESS == rc && NULL == (*out = ompix_ngen_lookup(win))) {
-        rc = ompix_ngen_create(win, out);
+    opal_mutex_lock(&ompix_notify_gen_lock);
+    rc = ompix_notify_gen_init_once();
+    if (OMPI_SUCCESS == rc && NULL == (*out = ompix_notify_gen_lookup(win))) {
+        rc = ompix_notify_gen_create(win, out);
     }
-    opal_mutex_unlock(&ompix_ngen_lock);
-    return ompix_ngen_err(rc);
+    opal_mutex_unlock(&ompix_notify_gen_lock);
+    return ompix_notify_gen_err(rc);
 }
 
 /* Wrapped module entry points ---------------------------------------------- */
 
 /* The state holding the originals of win's module: win's own, or, for a
  * module shared with a window that has state, that window's. */
-static ompix_ngen_win_t *ompix_ngen_wrapped(ompi_win_t *win)
+static ompix_notify_gen_win_t *ompix_notify_gen_wrapped(ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_lookup(win), *other;
+    ompix_notify_gen_win_t *w = ompix_notify_gen_lookup(win), *other;
 
     if (OPAL_LIKELY(NULL != w)) {
         return w;
     }
-    opal_mutex_lock(&ompix_ngen_lock);
-    OPAL_LIST_FOREACH(other, &ompix_ngen_wins, ompix_ngen_win_t) {
+    opal_mutex_lock(&ompix_notify_gen_lock);
+    OPAL_LIST_FOREACH(other, &ompix_notify_gen_wins, ompix_notify_gen_win_t) {
         if (other->win->w_osc_module == win->w_osc_module) {
             w = other;
             break;
         }
     }
-    opal_mutex_unlock(&ompix_ngen_lock);
+    opal_mutex_unlock(&ompix_notify_gen_lock);
     return w;
 }
 
 /* Reads tracked up to now: their rget returned before the wrapped call
  * started, so a successful flush/unlock/fence/complete completed them. */
-static uint64_t ompix_ngen_snap(ompix_ngen_win_t *w)
+static uint64_t ompix_notify_gen_snap(ompix_notify_gen_win_t *w)
 {
     uint64_t seq;
 
@@ -483,106 +483,106 @@ static uint64_t ompix_ngen_snap(ompix_ngen_win_t *w)
  * to all): reads it completed notify now.  Their requests may still be
  * pending (osc/ucx completes an rget's request through a later callback
  * of an atomic it issues): the request is freed once complete. */
-static int ompix_ngen_after_flush(ompix_ngen_win_t *w, int target, uint64_t snap, int rc)
+static int ompix_notify_gen_after_flush(ompix_notify_gen_win_t *w, int target, uint64_t snap, int rc)
 {
-    ompix_ngen_item_t *it;
+    ompix_notify_gen_item_t *it;
 
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
     opal_mutex_lock(&w->lock);
-    OPAL_LIST_FOREACH(it, &w->reads, ompix_ngen_item_t) {
+    OPAL_LIST_FOREACH(it, &w->reads, ompix_notify_gen_item_t) {
         if (it->seq <= snap && it->id >= 0 && (target < 0 || it->peer == target)) {
-            ompix_ngen_add(w, it->id);
+            ompix_notify_gen_add(w, it->id);
             it->id = -1;
         }
     }
-    (void) ompix_ngen_reap(w);
+    (void) ompix_notify_gen_reap(w);
     opal_mutex_unlock(&w->lock);
     return rc;
 }
 
 /* After fence or complete: the active access epoch's operations are
  * complete at origin and target. */
-static int ompix_ngen_after_epoch(ompix_ngen_win_t *w, uint64_t snap, int rc)
+static int ompix_notify_gen_after_epoch(ompix_notify_gen_win_t *w, uint64_t snap, int rc)
 {
-    rc = ompix_ngen_after_flush(w, -1, snap, rc);
+    rc = ompix_notify_gen_after_flush(w, -1, snap, rc);
     if (OMPI_SUCCESS == rc) {
         opal_mutex_lock(&w->lock);
-        ompix_ngen_epoch_closed(w);
+        ompix_notify_gen_epoch_closed(w);
         opal_mutex_unlock(&w->lock);
     }
     return rc;
 }
 
-static int ompix_ngen_fence(int assert, struct ompi_win_t *win)
+static int ompix_notify_gen_fence(int assert, struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    uint64_t snap = ompix_ngen_snap(w);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    uint64_t snap = ompix_notify_gen_snap(w);
 
-    return ompix_ngen_after_epoch(w, snap, w->orig.osc_fence(assert, win));
+    return ompix_notify_gen_after_epoch(w, snap, w->orig.osc_fence(assert, win));
 }
 
-static int ompix_ngen_complete(struct ompi_win_t *win)
+static int ompix_notify_gen_complete(struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    uint64_t snap = ompix_ngen_snap(w);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    uint64_t snap = ompix_notify_gen_snap(w);
 
-    return ompix_ngen_after_epoch(w, snap, w->orig.osc_complete(win));
+    return ompix_notify_gen_after_epoch(w, snap, w->orig.osc_complete(win));
 }
 
-static int ompix_ngen_flush(int target, struct ompi_win_t *win)
+static int ompix_notify_gen_flush(int target, struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    uint64_t snap = ompix_ngen_snap(w);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    uint64_t snap = ompix_notify_gen_snap(w);
 
-    return ompix_ngen_after_flush(w, target, snap, w->orig.osc_flush(target, win));
+    return ompix_notify_gen_after_flush(w, target, snap, w->orig.osc_flush(target, win));
 }
 
-static int ompix_ngen_flush_local(int target, struct ompi_win_t *win)
+static int ompix_notify_gen_flush_local(int target, struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    uint64_t snap = ompix_ngen_snap(w);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    uint64_t snap = ompix_notify_gen_snap(w);
 
-    return ompix_ngen_after_flush(w, target, snap, w->orig.osc_flush_local(target, win));
+    return ompix_notify_gen_after_flush(w, target, snap, w->orig.osc_flush_local(target, win));
 }
 
-static int ompix_ngen_unlock(int target, struct ompi_win_t *win)
+static int ompix_notify_gen_unlock(int target, struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    uint64_t snap = ompix_ngen_snap(w);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    uint64_t snap = ompix_notify_gen_snap(w);
 
-    return ompix_ngen_after_flush(w, target, snap, w->orig.osc_unlock(target, win));
+    return ompix_notify_gen_after_flush(w, target, snap, w->orig.osc_unlock(target, win));
 }
 
-static int ompix_ngen_flush_all(struct ompi_win_t *win)
+static int ompix_notify_gen_flush_all(struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    uint64_t snap = ompix_ngen_snap(w);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    uint64_t snap = ompix_notify_gen_snap(w);
 
-    return ompix_ngen_after_flush(w, -1, snap, w->orig.osc_flush_all(win));
+    return ompix_notify_gen_after_flush(w, -1, snap, w->orig.osc_flush_all(win));
 }
 
-static int ompix_ngen_flush_local_all(struct ompi_win_t *win)
+static int ompix_notify_gen_flush_local_all(struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    uint64_t snap = ompix_ngen_snap(w);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    uint64_t snap = ompix_notify_gen_snap(w);
 
-    return ompix_ngen_after_flush(w, -1, snap, w->orig.osc_flush_local_all(win));
+    return ompix_notify_gen_after_flush(w, -1, snap, w->orig.osc_flush_local_all(win));
 }
 
-static int ompix_ngen_unlock_all(struct ompi_win_t *win)
+static int ompix_notify_gen_unlock_all(struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    uint64_t snap = ompix_ngen_snap(w);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    uint64_t snap = ompix_notify_gen_snap(w);
 
-    return ompix_ngen_after_flush(w, -1, snap, w->orig.osc_unlock_all(win));
+    return ompix_notify_gen_after_flush(w, -1, snap, w->orig.osc_unlock_all(win));
 }
 
 /* Hidden communicator ------------------------------------------------------ */
 
 /* ompi_comm_create_group over MPI_COMM_WORLD needs the group inside it. */
-static int ompix_ngen_check_world(ompi_group_t *group)
+static int ompix_notify_gen_check_world(ompi_group_t *group)
 {
     int n = ompi_group_size(group), i, rc = OMPI_SUCCESS;
     int *ranks = malloc(2 * (size_t) n * sizeof(int));
@@ -607,14 +607,14 @@ static int ompix_ngen_check_world(ompi_group_t *group)
 }
 
 /* Collective over the window's group. */
-static int ompix_ngen_comm_create(ompix_ngen_win_t *w)
+static int ompix_notify_gen_comm_create(ompix_notify_gen_win_t *w)
 {
     ompi_communicator_t *comm = NULL;
     ompi_request_t *req = NULL;
     int64_t *sent;
     int rc;
 
-    rc = ompix_ngen_check_world(w->win->w_group);
+    rc = ompix_notify_gen_check_world(w->win->w_group);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
@@ -648,7 +648,7 @@ static int ompix_ngen_comm_create(ompix_ngen_win_t *w)
 
 /* Collective: returns once every notification message any process sent
  * to this one on the hidden communicator has been received. */
-static int ompix_ngen_comm_drain(ompix_ngen_win_t *w)
+static int ompix_notify_gen_comm_drain(ompix_notify_gen_win_t *w)
 {
     int64_t expected = 0;
     int rc;
@@ -666,25 +666,25 @@ static int ompix_ngen_comm_drain(ompix_ngen_win_t *w)
 /* Window free: drain, then release what refers to the module or the
  * hidden communicator.  Reads still in flight were the user's to
  * complete; a request the component refuses to free is left to it. */
-static void ompix_ngen_detach(ompix_ngen_win_t *w)
+static void ompix_notify_gen_detach(ompix_notify_gen_win_t *w)
 {
-    ompix_ngen_item_t *it;
+    ompix_notify_gen_item_t *it;
 
-    if (NULL != w->comm && OMPI_SUCCESS != ompix_ngen_comm_drain(w)) {
+    if (NULL != w->comm && OMPI_SUCCESS != ompix_notify_gen_comm_drain(w)) {
         opal_output(0, "ompix notify: draining notifications at MPI_Win_free failed");
     }
-    opal_mutex_lock(&ompix_ngen_lock);
-    ompix_ngen_unlist(w);
-    opal_mutex_unlock(&ompix_ngen_lock);
-    while (NULL != (it = (ompix_ngen_item_t *) opal_list_remove_first(&w->reads))) {
+    opal_mutex_lock(&ompix_notify_gen_lock);
+    ompix_notify_gen_unlist(w);
+    opal_mutex_unlock(&ompix_notify_gen_lock);
+    while (NULL != (it = (ompix_notify_gen_item_t *) opal_list_remove_first(&w->reads))) {
         if (REQUEST_COMPLETE(it->req)) {
-            ompix_ngen_read_done(w, it->req, -1);
+            ompix_notify_gen_read_done(w, it->req, -1);
         } else if (OMPI_SUCCESS != ompi_request_free(&it->req)) {
             opal_output_verbose(10, 0, "ompix notify: window freed with a read in flight");
         }
         OBJ_RELEASE(it);
     }
-    while (NULL != (it = (ompix_ngen_item_t *) opal_list_remove_first(&w->sends))) {
+    while (NULL != (it = (ompix_notify_gen_item_t *) opal_list_remove_first(&w->sends))) {
         (void) ompi_request_wait(&it->req, MPI_STATUS_IGNORE);
         OBJ_RELEASE(it);
     }
@@ -700,21 +700,21 @@ static void ompix_ngen_detach(ompix_ngen_win_t *w)
     }
 }
 
-static int ompix_ngen_free(struct ompi_win_t *win)
+static int ompix_notify_gen_free(struct ompi_win_t *win)
 {
-    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
     ompi_osc_base_module_free_fn_t orig_free = w->orig.osc_free;
 
-    ompix_ngen_detach(w);
+    ompix_notify_gen_detach(w);
     return orig_free(win);
 }
 
 /* The table ---------------------------------------------------------------- */
 
-static int ompix_ngen_notify_slots(MPI_Win win, int64_t **slots, int *num)
+static int ompix_notify_gen_notify_slots(MPI_Win win, int64_t **slots, int *num)
 {
-    ompix_ngen_win_t *w;
-    int rc = ompix_ngen_get(win, &w);
+    ompix_notify_gen_win_t *w;
+    int rc = ompix_notify_gen_get(win, &w);
 
     if (MPI_SUCCESS == rc) {
         *slots = w->slots;
@@ -724,14 +724,14 @@ static int ompix_ngen_notify_slots(MPI_Win win, int64_t **slots, int *num)
 }
 
 /* An rget returned req: notify now or track it. */
-static int ompix_ngen_track_read(ompix_ngen_win_t *w, ompi_request_t *req, int peer, int id)
+static int ompix_notify_gen_track_read(ompix_notify_gen_win_t *w, ompi_request_t *req, int peer, int id)
 {
-    ompix_ngen_item_t *it;
+    ompix_notify_gen_item_t *it;
 
     opal_mutex_lock(&w->lock);
     if (REQUEST_COMPLETE(req)) {
-        ompix_ngen_read_done(w, req, id);
-    } else if (NULL != (it = OBJ_NEW(ompix_ngen_item_t))) {
+        ompix_notify_gen_read_done(w, req, id);
+    } else if (NULL != (it = OBJ_NEW(ompix_notify_gen_item_t))) {
         it->kind = OMPIX_NGEN_READ;
         it->req = req;
         it->peer = peer;
@@ -743,16 +743,16 @@ static int ompix_ngen_track_read(ompix_ngen_win_t *w, ompi_request_t *req, int p
         opal_mutex_unlock(&w->lock);
         (void) ompi_request_wait(&req, MPI_STATUS_IGNORE);
         opal_mutex_lock(&w->lock);
-        ompix_ngen_add(w, id);
+        ompix_notify_gen_add(w, id);
     }
     opal_mutex_unlock(&w->lock);
     return MPI_SUCCESS;
 }
 
 /* A notification for when the active epoch closes. */
-static int ompix_ngen_defer(ompix_ngen_win_t *w, ompix_ngen_kind_t kind, int peer, int id)
+static int ompix_notify_gen_defer(ompix_notify_gen_win_t *w, ompix_notify_gen_kind_t kind, int peer, int id)
 {
-    ompix_ngen_item_t *it = OBJ_NEW(ompix_ngen_item_t);
+    ompix_notify_gen_item_t *it = OBJ_NEW(ompix_notify_gen_item_t);
 
     if (NULL == it) {
         return MPI_ERR_NO_MEM;
@@ -766,13 +766,13 @@ static int ompix_ngen_defer(ompix_ngen_win_t *w, ompix_ngen_kind_t kind, int pee
     return MPI_SUCCESS;
 }
 
-static int ompix_ngen_read_notify(void *origin_addr, int origin_count, MPI_Datatype origin_type,
+static int ompix_notify_gen_read_notify(void *origin_addr, int origin_count, MPI_Datatype origin_type,
                                   int target_rank, MPI_Aint target_disp, int target_count,
                                   MPI_Datatype target_type, int id, MPI_Win win)
 {
-    ompix_ngen_win_t *w;
+    ompix_notify_gen_win_t *w;
     ompi_request_t *req = NULL;
-    int rc = ompix_ngen_get(win, &w);
+    int rc = ompix_notify_gen_get(win, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
@@ -783,34 +783,34 @@ static int ompix_ngen_read_notify(void *origin_addr, int origin_count, MPI_Datat
     rc = win->w_osc_module->osc_rget(origin_addr, origin_count, origin_type, target_rank,
                                      target_disp, target_count, target_type, win, &req);
     if (OMPI_SUCCESS == rc) {
-        return ompix_ngen_track_read(w, req, target_rank, id);
+        return ompix_notify_gen_track_read(w, req, target_rank, id);
     }
     if (OMPI_ERR_RMA_SYNC != rc) {
-        return ompix_ngen_err(rc);
+        return ompix_notify_gen_err(rc);
     }
     /* No rget outside passive epochs (osc/ucx): in an active epoch the
      * get is complete when fence/complete returns. */
     rc = win->w_osc_module->osc_get(origin_addr, origin_count, origin_type, target_rank,
                                     target_disp, target_count, target_type, win);
     if (OMPI_SUCCESS != rc) {
-        return ompix_ngen_err(rc);
+        return ompix_notify_gen_err(rc);
     }
-    return ompix_ngen_defer(w, OMPIX_NGEN_LOCAL, target_rank, id);
+    return ompix_notify_gen_defer(w, OMPIX_NGEN_LOCAL, target_rank, id);
 }
 
 /* Before a target-notified operation: the state, the hidden communicator
  * (without it: MPI_ERR_RMA_SYNC, the call's precondition is missing). */
-static int ompix_ngen_target_prepare(MPI_Win win, int id, ompix_ngen_win_t **out)
+static int ompix_notify_gen_target_prepare(MPI_Win win, int id, ompix_notify_gen_win_t **out)
 {
-    ompix_ngen_win_t *w;
-    int rc = ompix_ngen_get(win, &w);
+    ompix_notify_gen_win_t *w;
+    int rc = ompix_notify_gen_get(win, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
     }
     if (NULL == w->comm) {
-        if (!ompix_ngen_warned) {
-            ompix_ngen_warned = true;
+        if (!ompix_notify_gen_warned) {
+            ompix_notify_gen_warned = true;
             opal_output(0, "ompix notify: MPIX_Put_notify, MPIX_Get_notify and "
                         "MPIX_Accumulate_notify on a window not served by osc/rdma2 need "
                         "a call of the collective MPIX_Win_set_num_notify on the window "
@@ -827,101 +827,101 @@ static int ompix_ngen_target_prepare(MPI_Win win, int id, ompix_ngen_win_t **out
 
 /* After a target-notified operation was issued (rc): flush the target and
  * notify, or, in an active epoch (no flush allowed), when it closes. */
-static int ompix_ngen_target_done(ompix_ngen_win_t *w, int rc, int target_rank, int id)
+static int ompix_notify_gen_target_done(ompix_notify_gen_win_t *w, int rc, int target_rank, int id)
 {
     if (OMPI_SUCCESS != rc) {
-        return ompix_ngen_err(rc);
+        return ompix_notify_gen_err(rc);
     }
     rc = w->orig.osc_flush(target_rank, w->win);
     if (OMPI_ERR_RMA_SYNC == rc) {
-        return ompix_ngen_defer(w, OMPIX_NGEN_REMOTE, target_rank, id);
+        return ompix_notify_gen_defer(w, OMPIX_NGEN_REMOTE, target_rank, id);
     }
     if (OMPI_SUCCESS == rc) {
         opal_mutex_lock(&w->lock);
-        rc = ompix_ngen_send(w, target_rank, id);
+        rc = ompix_notify_gen_send(w, target_rank, id);
         opal_mutex_unlock(&w->lock);
     }
-    return ompix_ngen_err(rc);
+    return ompix_notify_gen_err(rc);
 }
 
-static int ompix_ngen_put_notify(const void *origin_addr, int origin_count,
+static int ompix_notify_gen_put_notify(const void *origin_addr, int origin_count,
                                  MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
                                  int target_count, MPI_Datatype target_type, int id, MPI_Win win)
 {
-    ompix_ngen_win_t *w;
-    int rc = ompix_ngen_target_prepare(win, id, &w);
+    ompix_notify_gen_win_t *w;
+    int rc = ompix_notify_gen_target_prepare(win, id, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
     }
     rc = win->w_osc_module->osc_put(origin_addr, origin_count, origin_type, target_rank,
                                     target_disp, target_count, target_type, win);
-    return ompix_ngen_target_done(w, rc, target_rank, id);
+    return ompix_notify_gen_target_done(w, rc, target_rank, id);
 }
 
-static int ompix_ngen_get_notify(void *origin_addr, int origin_count, MPI_Datatype origin_type,
+static int ompix_notify_gen_get_notify(void *origin_addr, int origin_count, MPI_Datatype origin_type,
                                  int target_rank, MPI_Aint target_disp, int target_count,
                                  MPI_Datatype target_type, int id, MPI_Win win)
 {
-    ompix_ngen_win_t *w;
-    int rc = ompix_ngen_target_prepare(win, id, &w);
+    ompix_notify_gen_win_t *w;
+    int rc = ompix_notify_gen_target_prepare(win, id, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
     }
     rc = win->w_osc_module->osc_get(origin_addr, origin_count, origin_type, target_rank,
                                     target_disp, target_count, target_type, win);
-    return ompix_ngen_target_done(w, rc, target_rank, id);
+    return ompix_notify_gen_target_done(w, rc, target_rank, id);
 }
 
-static int ompix_ngen_accumulate_notify(const void *origin_addr, int origin_count,
+static int ompix_notify_gen_accumulate_notify(const void *origin_addr, int origin_count,
                                         MPI_Datatype origin_type, int target_rank,
                                         MPI_Aint target_disp, int target_count,
                                         MPI_Datatype target_type, MPI_Op op, int id,
                                         MPI_Win win)
 {
-    ompix_ngen_win_t *w;
-    int rc = ompix_ngen_target_prepare(win, id, &w);
+    ompix_notify_gen_win_t *w;
+    int rc = ompix_notify_gen_target_prepare(win, id, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
     }
     rc = win->w_osc_module->osc_accumulate(origin_addr, origin_count, origin_type, target_rank,
                                            target_disp, target_count, target_type, op, win);
-    return ompix_ngen_target_done(w, rc, target_rank, id);
+    return ompix_notify_gen_target_done(w, rc, target_rank, id);
 }
 
 /* Collective.  Everything issued before is discarded: reads in flight
  * complete without notifying, epoch notifications are dropped, messages
  * already sent are drained into the old array; then the new array. */
-static int ompix_ngen_set_num_notify(MPI_Win win, int num)
+static int ompix_notify_gen_set_num_notify(MPI_Win win, int num)
 {
-    ompix_ngen_win_t *w;
-    ompix_ngen_item_t *it;
+    ompix_notify_gen_win_t *w;
+    ompix_notify_gen_item_t *it;
     int64_t *fresh, *old;
-    int rc = ompix_ngen_get(win, &w);
+    int rc = ompix_notify_gen_get(win, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
     }
-    if (NULL == w->comm && OMPI_SUCCESS != (rc = ompix_ngen_comm_create(w))) {
-        return ompix_ngen_err(rc);
+    if (NULL == w->comm && OMPI_SUCCESS != (rc = ompix_notify_gen_comm_create(w))) {
+        return ompix_notify_gen_err(rc);
     }
     if (NULL == (fresh = calloc(num, sizeof(*fresh)))) {
         return MPI_ERR_NO_MEM;
     }
     opal_mutex_lock(&w->lock);
-    OPAL_LIST_FOREACH(it, &w->reads, ompix_ngen_item_t) {
+    OPAL_LIST_FOREACH(it, &w->reads, ompix_notify_gen_item_t) {
         it->id = -1;
     }
-    OPAL_LIST_FOREACH(it, &w->epoch, ompix_ngen_item_t) {
+    OPAL_LIST_FOREACH(it, &w->epoch, ompix_notify_gen_item_t) {
         it->id = -1;
     }
     opal_mutex_unlock(&w->lock);
-    rc = ompix_ngen_comm_drain(w);
+    rc = ompix_notify_gen_comm_drain(w);
     if (OMPI_SUCCESS != rc) {
         free(fresh);
-        return ompix_ngen_err(rc);
+        return ompix_notify_gen_err(rc);
     }
     opal_mutex_lock(&w->lock);
     old = w->slots;
@@ -930,14 +930,14 @@ static int ompix_ngen_set_num_notify(MPI_Win win, int num)
     opal_mutex_unlock(&w->lock);
     free(old);
     rc = w->comm->c_coll->coll_barrier(w->comm, w->comm->c_coll->coll_barrier_module);
-    return ompix_ngen_err(rc);
+    return ompix_notify_gen_err(rc);
 }
 
 const ompix_notify_ops_t ompix_notify_generic_ops = {
-    .notify_slots = ompix_ngen_notify_slots,
-    .read_notify = ompix_ngen_read_notify,
-    .put_notify = ompix_ngen_put_notify,
-    .get_notify = ompix_ngen_get_notify,
-    .accumulate_notify = ompix_ngen_accumulate_notify,
-    .set_num_notify = ompix_ngen_set_num_notify,
+    .notify_slots = ompix_notify_gen_notify_slots,
+    .read_notify = ompix_notify_gen_read_notify,
+    .put_notify = ompix_notify_gen_put_notify,
+    .get_notify = ompix_notify_gen_get_notify,
+    .accumulate_notify = ompix_notify_gen_accumulate_notify,
+    .set_num_notify = ompix_notify_gen_set_num_notify,
 };
