@@ -14,6 +14,7 @@
 
 #include "osc_rdma2_am.h"
 #include "osc_rdma2_module.h"
+#include "osc_rdma2_notify.h"
 #include "osc_rdma2_overlap.h"
 #include "osc_rdma2_request.h"
 #include "osc_rdma2_api.h"
@@ -140,6 +141,16 @@ static int mca_osc_rdma2_register(void)
         OBJ_RELEASE(acc_enum);
     }
 
+    c->notify_slots = 65536;
+    mca_osc_rdma2_register_int(
+        "notify_slots",
+        "Notification counters (64-bit) each process has per window for notified RMA "
+        "(MPIX_Put_notify, MPIX_Win_read_notify, ...), until MPIX_Win_set_num_notify changes "
+        "it: allocated with the window, so notifications need nothing from their target, but "
+        "physical memory is used only for the pages of counters that are used (8 bytes each, "
+        "at least 1)",
+        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP, NULL, &c->notify_slots);
+
     c->verbose = 0;
     mca_osc_rdma2_register_int(
         "verbose",
@@ -163,6 +174,12 @@ static int mca_osc_rdma2_api_serves(MPI_Win win)
 
 static const mca_osc_rdma2_api_t mca_osc_rdma2_api = {
     .serves = mca_osc_rdma2_api_serves,
+    .notify_slots = mca_osc_rdma2_notify_slots,
+    .read_notify = mca_osc_rdma2_notify_read,
+    .put_notify = mca_osc_rdma2_notify_put,
+    .get_notify = mca_osc_rdma2_notify_get,
+    .accumulate_notify = mca_osc_rdma2_notify_accumulate,
+    .set_num_notify = mca_osc_rdma2_notify_set_num,
 };
 
 static mca_common_ompix_registry_entry_t mca_osc_rdma2_api_entry = {

@@ -42,6 +42,7 @@ typedef struct mca_osc_rdma2_component_t {
     int progress_thread;            /* MCA_OSC_RDMA2_THREAD_* */
     int thread_max_sleep;           /* µs: the idle progress thread's longest nap */
     int acc_path;                   /* MCA_OSC_RDMA2_ACC_PATH_* (osc_rdma2_am.h) */
+    int notify_slots;               /* notification counters per window and process */
     int output;
     bool enable_mpi_threads;
     bool ucx_ready;                 /* context and worker created */

@@ -22,21 +22,24 @@ BEGIN_C_DECLS
 
 struct mca_osc_rdma2_peer_t;
 struct mca_osc_rdma2_dyn_local_t;
+struct mca_osc_rdma2_notify_t;
 
 /* What one rank publishes about itself when a window is created.  Followed
  * in the exchanged blob by its worker address (if addresses are exchanged),
- * then the packed keys of the window memory, the state block and the
- * process state block. */
+ * then the packed keys of the window memory, the state block, the process
+ * state block and the notification slots. */
 typedef struct mca_osc_rdma2_wire_t {
     uint64_t base;
     uint64_t size;
     uint64_t state;
     uint64_t pstate;
+    uint64_t notify;                /* its notification slots (osc_rdma2_notify.c) */
     int32_t disp_unit;
     uint16_t address_len;
     uint16_t win_rkey_len;
     uint16_t state_rkey_len;
     uint16_t pstate_rkey_len;
+    uint16_t notify_rkey_len;
     int32_t pid;                    /* for cross-memory attach on one node */
 } mca_osc_rdma2_wire_t;
 
@@ -66,6 +69,9 @@ typedef struct mca_osc_rdma2_module_t {
     /* dynamic windows: our attached regions (osc_rdma2_dynamic.c) */
     struct mca_osc_rdma2_dyn_local_t *dyn;
 
+    /* notified RMA: our slots, the targets' (osc_rdma2_notify.c) */
+    struct mca_osc_rdma2_notify_t *notify;
+
     /* exchanged descriptions, parsed lazily */
     char *blob;
     int *blob_disps;
@@ -88,6 +94,10 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
                                 struct ompi_communicator_t *comm, struct opal_info_t *info,
                                 int flavor, int *model);
 int mca_osc_rdma2_free(struct ompi_win_t *win);
+/* Collective over comm: every rank's `len` bytes at `mine`, concatenated
+ * in rank order into *blob (malloc'ed), rank i's at (*disps)[i]. */
+int mca_osc_rdma2_allgather_blob(ompi_communicator_t *comm, const char *mine, int len,
+                                 char **blob, int **disps);
 
 END_C_DECLS
 

@@ -28,6 +28,7 @@
 #include "ompi_config.h"
 
 #include "opal/runtime/opal_progress.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
 #include "osc_rdma2_request.h"
 #include "osc_rdma2_comm.h"
@@ -164,11 +165,17 @@ int mca_osc_rdma2_request_drain(void)
     }
     while (NULL != (item = opal_lifo_pop_atomic(&mca_osc_rdma2_component.requests_done))) {
         req = (mca_osc_rdma2_request_t *) item;
+        ++n;
+        if (NULL != req->notify) {
+            /* a read_notify's counter: its slot was incremented already */
+            opal_free_list_return(&mca_osc_rdma2_component.requests,
+                                  (opal_free_list_item_t *) req);
+            continue;
+        }
         if (OPAL_UNLIKELY(NULL != req->acc_op)) {
             mca_osc_rdma2_acc_op_retire(req);   /* finished on the progress thread */
         }
         mca_osc_rdma2_request_done(req);
-        ++n;
     }
     return n;
 }
@@ -185,10 +192,42 @@ void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *us
     if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
         if (NULL != req->acc_op) {
             mca_osc_rdma2_request_requeue(req);
-        } else {
-            mca_osc_rdma2_request_defer(req);
+            return;
         }
+        if (NULL != req->notify && MPI_SUCCESS == req->error) {
+            /* the data is in the origin buffer: announce it (release) */
+            mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) req->notify, 1);
+        }
+        mca_osc_rdma2_request_defer(req);
     }
+}
+
+mca_osc_rdma2_request_t *mca_osc_rdma2_request_notify_new(volatile int64_t *slot)
+{
+    mca_osc_rdma2_request_t *req =
+        (mca_osc_rdma2_request_t *) opal_free_list_get(&mca_osc_rdma2_component.requests);
+
+    if (NULL != req) {
+        req->error = MPI_SUCCESS;
+        req->outstanding = 1;       /* held by the issuer until all pieces are out */
+        req->acc_op = NULL;
+        req->notify = slot;
+    }
+    return req;
+}
+
+int mca_osc_rdma2_request_notify_issued(mca_osc_rdma2_request_t *req, int ret)
+{
+    if (OMPI_SUCCESS != ret) {
+        req->error = MPI_ERR_OTHER;
+    }
+    if (0 == opal_atomic_add_fetch_32(&req->outstanding, -1)) {
+        if (MPI_SUCCESS == req->error) {
+            mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) req->notify, 1);
+        }
+        opal_free_list_return(&mca_osc_rdma2_component.requests, (opal_free_list_item_t *) req);
+    }
+    return ret;
 }
 
 static bool mca_osc_rdma2_in_passive_epoch(mca_osc_rdma2_module_t *module, int target)
@@ -208,6 +247,7 @@ static mca_osc_rdma2_request_t *mca_osc_rdma2_request_new(mca_osc_rdma2_module_t
         req->error = MPI_SUCCESS;
         req->outstanding = 1;       /* held by the issuer until all pieces are out */
         req->acc_op = NULL;
+        req->notify = NULL;
     }
     return req;
 }

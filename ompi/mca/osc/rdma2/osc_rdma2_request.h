@@ -24,12 +24,16 @@ struct mca_osc_rdma2_acc_op_t;
  * accumulate through UCX carries its state machine (`acc_op`): each time
  * its pieces are done it sits on the state machines' LIFO instead, and
  * the drain or our progress thread runs its next step; when it finished,
- * the drain completes the request (osc_rdma2_accumulate.c). */
+ * the drain completes the request (osc_rdma2_accumulate.c).  A
+ * read_notify through UCX (osc_rdma2_notify.c) counts its pieces in one
+ * that is no MPI request (`notify` set): its last piece adds 1 to that
+ * slot, and the drain returns it to the list. */
 typedef struct mca_osc_rdma2_request_t {
     ompi_request_t super;
     volatile int32_t outstanding;
     int error;
     struct mca_osc_rdma2_acc_op_t *acc_op;
+    volatile int64_t *notify;       /* read_notify: the slot its last piece increments */
 } mca_osc_rdma2_request_t;
 OBJ_CLASS_DECLARATION(mca_osc_rdma2_request_t);
 
@@ -56,6 +60,15 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
 /* The component's request free list and done LIFO (component open/close). */
 int mca_osc_rdma2_request_init(void);
 void mca_osc_rdma2_request_fini(void);
+
+/* read_notify through UCX: a counter of its pieces that increments
+ * `slot` once the last one brought its data (pass it as the pieces'
+ * request); NULL when the list is exhausted. */
+mca_osc_rdma2_request_t *mca_osc_rdma2_request_notify_new(volatile int64_t *slot);
+/* The issuer is done issuing (ret: how that went): increments the slot
+ * now if every piece already finished (and none failed), else the last
+ * piece's callback does. */
+int mca_osc_rdma2_request_notify_issued(mca_osc_rdma2_request_t *req, int ret);
 
 /* UCX completion callback of one piece of a request-based operation. */
 void mca_osc_rdma2_request_piece_cb(void *ucx_req, ucs_status_t status, void *user_data);

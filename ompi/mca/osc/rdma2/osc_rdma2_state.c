@@ -21,8 +21,6 @@ void mca_osc_rdma2_state_layout(mca_osc_rdma2_state_layout_t *layout, int size_c
 
     layout->posted = mca_osc_rdma2_line_up(sizeof(mca_osc_rdma2_state_t));
     off = layout->posted + (size_t) size_comm * sizeof(uint64_t);
-    layout->notify = mca_osc_rdma2_line_up(off);
-    off = layout->notify + sizeof(mca_osc_rdma2_notify_desc_t);
     layout->regions = dynamic ? mca_osc_rdma2_line_up(off) : 0;
     if (dynamic) {
         off = layout->regions + sizeof(mca_osc_rdma2_regions_t);

@@ -3,8 +3,8 @@
  *
  * The blocks other processes reach with atomics and reads: the process
  * state block (one per process: the accumulate lock) and the per-window
- * state block (lock words, PSCW and fence counters, a reserved descriptor
- * for notified RMA, where the dynamic region table is), both allocated by UCX so
+ * state block (lock words, PSCW and fence counters, where the dynamic
+ * region table is), both allocated by UCX so
  * that same-node peers map them.  The window state block's layout is
  * computed once per window (mca_osc_rdma2_state_layout) from values every
  * rank shares, so this rank's offsets address every rank's block.
@@ -88,28 +88,10 @@ typedef struct mca_osc_rdma2_region_t {
     char rkey[];                    /* entry_size - sizeof(mca_osc_rdma2_region_t) bytes */
 } mca_osc_rdma2_region_t;
 
-/* Reserved for notified RMA (issue 15).  A window rank's notification
- * counters (65 536 by default) will live in a block their owner allocates
- * and maps with UCX on first use, so that windows which never notify pay
- * nothing; the state block holds only how origins find that block: its
- * address, size and packed key, published under a sequence counter like
- * the region table.  Laid out and zeroed at window creation; nothing reads
- * or writes it yet. */
-typedef struct mca_osc_rdma2_notify_desc_t {
-    volatile uint64_t gen;          /* sequence counter; 0: no counter block yet */
-    uint64_t base;                  /* remote address of the counter block */
-    uint64_t count;                 /* counters in it */
-    uint32_t rkey_len;              /* bytes used in rkey[] */
-    uint32_t pad;
-    uint64_t reserved[4];           /* rest of the first cache line */
-    char rkey[MCA_OSC_RDMA2_RKEY_MAX];  /* packed key of the counter block */
-} mca_osc_rdma2_notify_desc_t;
-
 /* Where the parts of a window's state block are, in bytes from its start:
  *
  *   0        mca_osc_rdma2_state_t        fixed words (cache lines)
  *   posted   uint64_t[p]                  PSCW: posts received from rank t
- *   notify   mca_osc_rdma2_notify_desc_t  reserved for notified RMA
  *   regions  mca_osc_rdma2_regions_t      dynamic windows: where the region table is
  *   size                                  end
  *
@@ -117,7 +99,6 @@ typedef struct mca_osc_rdma2_notify_desc_t {
  * and the flavor, which are the same on every rank. */
 typedef struct mca_osc_rdma2_state_layout_t {
     size_t posted;
-    size_t notify;
     size_t regions;                 /* 0: not a dynamic window */
     size_t size;
 } mca_osc_rdma2_state_layout_t;

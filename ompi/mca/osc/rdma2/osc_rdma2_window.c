@@ -27,6 +27,7 @@
 #include "osc_rdma2_dynamic.h"
 #include "osc_rdma2_request.h"
 #include "osc_rdma2_overlap.h"
+#include "osc_rdma2_notify.h"
 
 static const ompi_osc_base_module_t mca_osc_rdma2_module_template = {
     .osc_win_shared_query = NULL,
@@ -225,7 +226,9 @@ static int mca_osc_rdma2_build_wire(mca_osc_rdma2_module_t *module,
 {
     mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
     mca_osc_rdma2_wire_t w;
-    size_t len = sizeof(w) + k->address_len + k->win_len + k->state_len + c->pstate_rkey_len;
+    const mca_osc_rdma2_notify_t *n = module->notify;
+    size_t len = sizeof(w) + k->address_len + k->win_len + k->state_len + c->pstate_rkey_len +
+                 n->rkey_len;
     char *buf, *p;
 
     memset(&w, 0, sizeof(w));
@@ -233,14 +236,17 @@ static int mca_osc_rdma2_build_wire(mca_osc_rdma2_module_t *module,
     w.size = module->size;
     w.state = (uint64_t) (uintptr_t) module->state;
     w.pstate = (uint64_t) (uintptr_t) c->pstate;
+    w.notify = (uint64_t) (uintptr_t) n->slots;
     w.disp_unit = module->disp_unit;
     w.address_len = (uint16_t) k->address_len;
     w.win_rkey_len = (uint16_t) k->win_len;
     w.state_rkey_len = (uint16_t) k->state_len;
     w.pstate_rkey_len = (uint16_t) c->pstate_rkey_len;
+    w.notify_rkey_len = (uint16_t) n->rkey_len;
     w.pid = (int32_t) getpid();
     if (len > INT_MAX || k->address_len > UINT16_MAX || k->win_len > UINT16_MAX ||
-        k->state_len > UINT16_MAX || c->pstate_rkey_len > UINT16_MAX) {
+        k->state_len > UINT16_MAX || c->pstate_rkey_len > UINT16_MAX ||
+        n->rkey_len > UINT16_MAX) {
         return OMPI_ERR_BAD_PARAM;
     }
     p = buf = malloc(len);
@@ -251,20 +257,22 @@ static int mca_osc_rdma2_build_wire(mca_osc_rdma2_module_t *module,
     memcpy(p, k->address, k->address_len);        p += k->address_len;
     memcpy(p, k->win, k->win_len);                p += k->win_len;
     memcpy(p, k->state, k->state_len);            p += k->state_len;
-    memcpy(p, c->pstate_rkey, c->pstate_rkey_len);
+    memcpy(p, c->pstate_rkey, c->pstate_rkey_len); p += c->pstate_rkey_len;
+    memcpy(p, n->rkey, n->rkey_len);
     *out = buf;
     *out_len = (int) len;
     return OMPI_SUCCESS;
 }
 
-static int mca_osc_rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mine, int len)
+int mca_osc_rdma2_allgather_blob(ompi_communicator_t *comm, const char *mine, int len,
+                                 char **blob, int **disps)
 {
-    ompi_communicator_t *comm = module->comm;
-    int p = module->size_comm, i, total = 0, ret;
+    int p = ompi_comm_size(comm), i, total = 0, ret;
     int *lens = malloc(p * sizeof(int));
 
-    module->blob_disps = malloc(p * sizeof(int));
-    if (NULL == lens || NULL == module->blob_disps) {
+    *blob = NULL;
+    *disps = malloc(p * sizeof(int));
+    if (NULL == lens || NULL == *disps) {
         free(lens);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -272,14 +280,13 @@ static int mca_osc_rdma2_allgather_wire(mca_osc_rdma2_module_t *module, char *mi
                                        comm->c_coll->coll_allgather_module);
     if (OMPI_SUCCESS == ret) {
         for (i = 0; i < p; ++i) {
-            module->blob_disps[i] = total;
+            (*disps)[i] = total;
             total += lens[i];
         }
-        module->blob = malloc(total);
-        ret = NULL == module->blob ? OMPI_ERR_OUT_OF_RESOURCE
-            : comm->c_coll->coll_allgatherv(mine, len, MPI_BYTE, module->blob, lens,
-                                            module->blob_disps, MPI_BYTE, comm,
-                                            comm->c_coll->coll_allgatherv_module);
+        *blob = malloc(total);
+        ret = NULL == *blob ? OMPI_ERR_OUT_OF_RESOURCE
+            : comm->c_coll->coll_allgatherv((void *) mine, len, MPI_BYTE, *blob, lens, *disps,
+                                            MPI_BYTE, comm, comm->c_coll->coll_allgatherv_module);
     }
     free(lens);
     return ret;
@@ -320,7 +327,8 @@ static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module)
     }
     mca_osc_rdma2_keys_release(&keys);
     if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_allgather_wire(module, mine, len);
+        ret = mca_osc_rdma2_allgather_blob(module->comm, mine, len, &module->blob,
+                                           &module->blob_disps);
     }
     free(mine);
     if (OMPI_SUCCESS == ret && need_addr) {
@@ -444,6 +452,7 @@ static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
     }
     mca_osc_rdma2_overlap_remove_element(module);
     mca_osc_rdma2_dyn_release_local(module);
+    mca_osc_rdma2_notify_fini(module);
     if (NULL != module->win_memh) {
         ucp_mem_unmap(ctx, module->win_memh);
     }
@@ -495,6 +504,8 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_sync_init(&module->sync, module->size_comm);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_window(module, base, size);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_state(module);
+    /* Now, not on first use: an origin can not make its target map it. */
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_notify_init(module);
     if (OMPI_SUCCESS == ret) {
         module->peers = calloc(module->size_comm, sizeof(*module->peers));
         ret = NULL == module->peers ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;

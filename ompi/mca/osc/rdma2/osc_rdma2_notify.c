@@ -1,0 +1,477 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Notified RMA (osc_rdma2_api.h, version 2).  Every process maps, with the
+ * window, a block of int64_t slots that UCX allocates (so same-node peers
+ * map it with ucp_rkey_ptr); its address and packed key travel in the
+ * window's exchange.  An origin sets up a target's block at its first
+ * notification toward it: mapped -> CPU atomic adds, else posted UCX
+ * atomic adds.  The data moves through the window's paths (Put/Get's
+ * code); what differs per path is how the add is ordered after it:
+ *
+ *   read_notify   mapped/CMA: the copy is done on return, then our add;
+ *                 UCX: the gets' completion callbacks count down, the
+ *                 last one adds (osc_rdma2_request.c: no flush)
+ *   put_notify    mapped/CMA: done on return; UCX data: a worker fence
+ *                 before a UCX add, an endpoint flush before a CPU add
+ *   get_notify    UCX data: an endpoint flush (the data has been read at
+ *                 the target only when our get completed), then the add
+ *   accumulate_   whatever path the accumulate took, the target's
+ *   notify        operations complete first (active messages: their
+ *                 acknowledgement), then the add
+ */
+#include "ompi_config.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "opal/util/sys_limits.h"
+#include "ompi/errhandler/errcode-internal.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+
+#include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_comm.h"
+#include "osc_rdma2_completion.h"
+#include "osc_rdma2_notify.h"
+#include "osc_rdma2_path_ucx.h"
+#include "osc_rdma2_peer.h"
+#include "osc_rdma2_request.h"
+
+/* ---------------------------------------------------------------------- */
+/* Our slot block                                                          */
+
+/* Zero without touching pages.  UCX's allocation methods (UCX_ALLOC_PRIO,
+ * default md:sysv,md:posix,huge,thp,md:*,mmap,heap) return either a new
+ * shared segment (sysv, posix, huge: a new shmget segment or shm file,
+ * zero until written) or private anonymous memory (thp and heap come from
+ * posix_memalign, which may hand back memory freed earlier, not zeroed;
+ * mmap is fresh).  MADV_DONTNEED makes the private anonymous pages read as
+ * zero again and leaves the untouched shared ones as they are (zero); the
+ * partial pages at the ends are cleared by hand.  So physical memory goes
+ * only to the slots that get used. */
+static void mca_osc_rdma2_notify_zero(void *p, size_t len)
+{
+    uintptr_t page = (uintptr_t) opal_getpagesize();
+    uintptr_t start = (uintptr_t) p, end = start + len;
+    uintptr_t lo = (start + page - 1) & ~(page - 1), hi = end & ~(page - 1);
+
+    if (hi > lo && 0 == madvise((void *) lo, hi - lo, MADV_DONTNEED)) {
+        memset(p, 0, lo - start);
+        memset((void *) hi, 0, end - hi);
+        return;
+    }
+    memset(p, 0, len);
+}
+
+static void mca_osc_rdma2_notify_unmap(mca_osc_rdma2_notify_t *n)
+{
+    if (NULL != n->rkey) {
+        ucp_rkey_buffer_release(n->rkey);
+        n->rkey = NULL;
+    }
+    if (NULL != n->memh) {
+        ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, n->memh);
+        n->memh = NULL;
+    }
+    n->slots = NULL;
+    n->rkey_len = 0;
+}
+
+static int mca_osc_rdma2_notify_map(mca_osc_rdma2_notify_t *n, int num)
+{
+    size_t len = (size_t) num * sizeof(int64_t);
+    void *base = NULL;
+    int ret;
+
+    ret = mca_common_ompix_ucx_mem_map(MCA_OSC_RDMA2_UCX, NULL, len, true, &n->memh, &base);
+    if (OMPI_SUCCESS != ret) {
+        n->memh = NULL;
+        return ret;
+    }
+    mca_osc_rdma2_notify_zero(base, len);
+    n->slots = (int64_t *) base;
+    n->num = num;
+    ret = mca_osc_rdma2_ucx_rkey_pack(n->memh, &n->rkey, &n->rkey_len);
+    if (OMPI_SUCCESS != ret) {
+        n->rkey = NULL;
+        mca_osc_rdma2_notify_unmap(n);
+    }
+    return ret;
+}
+
+int mca_osc_rdma2_notify_init(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_notify_t *n = calloc(1, sizeof(*n));
+    int num = mca_osc_rdma2_component.notify_slots;
+
+    if (NULL == n) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    module->notify = n;
+    n->peers = calloc(module->size_comm, sizeof(*n->peers));
+    if (NULL == n->peers) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return mca_osc_rdma2_notify_map(n, num > 0 ? num : 1);
+}
+
+/* Forgets every target's block (their keys), so the next notification
+ * sets it up again from the current exchange. */
+static void mca_osc_rdma2_notify_drop_peers(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_notify_t *n = module->notify;
+
+    for (int i = 0; i < module->size_comm; ++i) {
+        if (NULL != n->peers[i].rkey) {
+            ucp_rkey_destroy(n->peers[i].rkey);
+        }
+        memset(&n->peers[i], 0, sizeof(n->peers[i]));
+    }
+}
+
+void mca_osc_rdma2_notify_fini(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_notify_t *n = module->notify;
+
+    if (NULL == n) {
+        return;
+    }
+    if (NULL != n->peers) {
+        mca_osc_rdma2_notify_drop_peers(module);
+        free(n->peers);
+    }
+    mca_osc_rdma2_notify_unmap(n);
+    free(n->blob);
+    free(n->blob_disps);
+    free(n);
+    module->notify = NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A target's block                                                        */
+
+/* Where rank's block is and its packed key: set_num_notify's exchange,
+ * else the window's (mca_osc_rdma2_wire_t, the notify key last). */
+static void mca_osc_rdma2_notify_record(mca_osc_rdma2_module_t *module, int rank,
+                                        uint64_t *base, const char **key, size_t *len)
+{
+    mca_osc_rdma2_notify_t *n = module->notify;
+
+    if (NULL != n->blob) {
+        const mca_osc_rdma2_notify_wire_t *nw =
+            (const mca_osc_rdma2_notify_wire_t *) (n->blob + n->blob_disps[rank]);
+        *base = nw->base;
+        *key = (const char *) (nw + 1);
+        *len = nw->rkey_len;
+    } else {
+        const mca_osc_rdma2_wire_t *w =
+            (const mca_osc_rdma2_wire_t *) (module->blob + module->blob_disps[rank]);
+        *base = w->notify;
+        *key = (const char *) (w + 1) + w->address_len + w->win_rkey_len + w->state_rkey_len +
+               w->pstate_rkey_len;
+        *len = w->notify_rkey_len;
+    }
+}
+
+static int mca_osc_rdma2_notify_peer_setup(mca_osc_rdma2_module_t *module,
+                                           mca_osc_rdma2_peer_t *peer,
+                                           mca_osc_rdma2_notify_peer_t *np)
+{
+    const char *key;
+    char *ptr = NULL;
+    size_t len;
+    int ret = OMPI_SUCCESS;
+
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    if (np->ready) {                /* another thread won */
+        OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+        return OMPI_SUCCESS;
+    }
+    if (peer->rank == module->my_rank) {
+        np->ptr = module->notify->slots;
+        np->base = (uint64_t) (uintptr_t) module->notify->slots;
+    } else {
+        mca_osc_rdma2_notify_record(module, peer->rank, &np->base, &key, &len);
+        ret = mca_osc_rdma2_peer_unpack(peer, key, len, np->base, &np->rkey, &ptr);
+        np->ptr = (int64_t *) ptr;
+    }
+    if (OMPI_SUCCESS == ret) {
+        MCA_OSC_RDMA2_VERBOSE(20, "peer %d: notification slots %s", peer->rank,
+                              NULL != np->ptr ? "mapped" : "through UCX");
+        opal_atomic_wmb();
+        np->ready = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+    return ret;
+}
+
+static inline int mca_osc_rdma2_notify_peer(mca_osc_rdma2_module_t *module,
+                                            mca_osc_rdma2_peer_t *peer,
+                                            mca_osc_rdma2_notify_peer_t **np)
+{
+    *np = &module->notify->peers[peer->rank];
+    if (OPAL_LIKELY((*np)->ready)) {
+        return OMPI_SUCCESS;
+    }
+    return mca_osc_rdma2_notify_peer_setup(module, peer, *np);
+}
+
+/* Adds 1 to the target's slot id after what this rank issued to it:
+ * data_ucx says the operation's data went through UCX and may still be on
+ * its way (anything else is complete at the target already). */
+static int mca_osc_rdma2_notify_target(mca_osc_rdma2_module_t *module,
+                                       mca_osc_rdma2_peer_t *peer, int id, bool data_ucx)
+{
+    mca_osc_rdma2_notify_peer_t *np;
+    int ret = mca_osc_rdma2_notify_peer(module, peer, &np);
+
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    if (NULL != np->ptr) {
+        /* A CPU add does not wait behind UCX operations: complete them. */
+        if (data_ucx) {
+            ret = mca_osc_rdma2_complete_peer(peer);
+        }
+        if (OMPI_SUCCESS == ret) {
+            mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) &np->ptr[id], 1);
+        }
+        return ret;
+    }
+    /* UCX orders the puts issued before a worker fence before the atomic
+     * issued after it (as lock releases rely on, see
+     * mca_osc_rdma2_complete_before_release): no round trip. */
+    if (data_ucx) {
+        ret = mca_osc_rdma2_ucx_fence();
+    }
+    if (OMPI_SUCCESS == ret) {
+        module->sync.posts_pending = true;  /* MPI_Win_free waits for it to land */
+        ret = mca_common_ompix_ucx_atomic_post(MCA_OSC_RDMA2_UCX, peer->ep, 1,
+                                               np->base + (uint64_t) id * sizeof(int64_t),
+                                               np->rkey);
+        /* The notification is part of the operation: flush, unlock, fence
+         * and complete make it land, as they do the data. */
+        mca_osc_rdma2_completion_issued(peer);
+    }
+    return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The operations                                                          */
+
+static inline int mca_osc_rdma2_notify_class(int ret)
+{
+    return OMPI_SUCCESS == ret ? MPI_SUCCESS : ompi_errcode_get_mpi_code(ret);
+}
+
+int mca_osc_rdma2_notify_slots(MPI_Win win, int64_t **slots, int *num)
+{
+    mca_osc_rdma2_notify_t *n = MCA_OSC_RDMA2_MODULE(win)->notify;
+
+    *slots = n->slots;
+    *num = n->num;
+    return MPI_SUCCESS;
+}
+
+/* The Get through UCX: the pieces count down in a request-list object
+ * whose last piece increments our slot from its completion callback. */
+static int mca_osc_rdma2_notify_read_ucx(mca_osc_rdma2_peer_t *peer,
+                                         const mca_osc_rdma2_win_mem_t *mem, int64_t *slot,
+                                         void *origin_addr, int origin_count,
+                                         MPI_Datatype origin_type, uint64_t raddr,
+                                         int target_count, MPI_Datatype target_type)
+{
+    mca_osc_rdma2_request_t *req = mca_osc_rdma2_request_notify_new(slot);
+    int ret;
+
+    if (NULL == req) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    ret = mca_osc_rdma2_xfer_req(peer, mem, false, req, origin_addr, origin_count, origin_type,
+                                 raddr, target_count, target_type);
+    return mca_osc_rdma2_request_notify_issued(req, ret);
+}
+
+int mca_osc_rdma2_notify_read(void *origin_addr, int origin_count, MPI_Datatype origin_type,
+                              int target_rank, MPI_Aint target_disp, int target_count,
+                              MPI_Datatype target_type, int id, MPI_Win win)
+{
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    const mca_osc_rdma2_win_mem_t *mem;
+    mca_osc_rdma2_peer_t *peer;
+    uint64_t raddr;
+    int64_t *slot;
+    int ret;
+
+    if (id >= module->notify->num) {
+        return MPI_ERR_ARG;
+    }
+    ret = mca_osc_rdma2_prepare(module, target_rank, origin_count, origin_type, target_disp,
+                                target_count, target_type, &peer, &mem, &raddr);
+    if (OMPI_SUCCESS != ret) {
+        return mca_osc_rdma2_notify_class(ret);
+    }
+    slot = &module->notify->slots[id];
+    if (0 != target_count && &mca_osc_rdma2_win_path_ucx == mem->path) {
+        return mca_osc_rdma2_notify_class(mca_osc_rdma2_notify_read_ucx(
+            peer, mem, slot, origin_addr, origin_count, origin_type, raddr, target_count,
+            target_type));
+    }
+    /* mapped or CMA: the copy is complete on return */
+    if (0 != target_count) {
+        ret = mca_osc_rdma2_xfer(peer, mem, false, origin_addr, origin_count, origin_type, raddr,
+                                 target_count, target_type);
+    }
+    if (OMPI_SUCCESS == ret) {
+        mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) slot, 1);
+    }
+    return mca_osc_rdma2_notify_class(ret);
+}
+
+/* Put_notify and Get_notify: the transfer, then the target's add. */
+static int mca_osc_rdma2_notify_rdma(bool is_put, void *origin_addr, int origin_count,
+                                     MPI_Datatype origin_type, int target_rank,
+                                     MPI_Aint target_disp, int target_count,
+                                     MPI_Datatype target_type, int id, MPI_Win win)
+{
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    const mca_osc_rdma2_win_mem_t *mem;
+    mca_osc_rdma2_peer_t *peer;
+    bool data_ucx;
+    uint64_t raddr;
+    int ret;
+
+    if (id >= module->notify->num) {
+        return MPI_ERR_ARG;
+    }
+    ret = mca_osc_rdma2_prepare(module, target_rank, origin_count, origin_type, target_disp,
+                                target_count, target_type, &peer, &mem, &raddr);
+    if (OMPI_SUCCESS != ret) {
+        return mca_osc_rdma2_notify_class(ret);
+    }
+    data_ucx = 0 != target_count && &mca_osc_rdma2_win_path_ucx == mem->path;
+    if (0 != target_count) {
+        ret = mca_osc_rdma2_xfer(peer, mem, is_put, origin_addr, origin_count, origin_type, raddr,
+                                 target_count, target_type);
+    }
+    /* A get has read the target's memory only once it completed: no
+     * fence orders that before the add. */
+    if (OMPI_SUCCESS == ret && data_ucx && !is_put) {
+        ret = mca_osc_rdma2_complete_peer(peer);
+        data_ucx = false;
+    }
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_osc_rdma2_notify_target(module, peer, id, data_ucx);
+    }
+    return mca_osc_rdma2_notify_class(ret);
+}
+
+int mca_osc_rdma2_notify_put(const void *origin_addr, int origin_count, MPI_Datatype origin_type,
+                             int target_rank, MPI_Aint target_disp, int target_count,
+                             MPI_Datatype target_type, int id, MPI_Win win)
+{
+    return mca_osc_rdma2_notify_rdma(true, (void *) origin_addr, origin_count, origin_type,
+                                     target_rank, target_disp, target_count, target_type, id,
+                                     win);
+}
+
+int mca_osc_rdma2_notify_get(void *origin_addr, int origin_count, MPI_Datatype origin_type,
+                             int target_rank, MPI_Aint target_disp, int target_count,
+                             MPI_Datatype target_type, int id, MPI_Win win)
+{
+    return mca_osc_rdma2_notify_rdma(false, origin_addr, origin_count, origin_type, target_rank,
+                                     target_disp, target_count, target_type, id, win);
+}
+
+/* Whichever mechanism the accumulate took (element atomics, the target's
+ * lock, an active message), its effect is visible at the target once
+ * this rank's operations to it are complete: active messages once
+ * acknowledged, request-based machines once finished.  Where it already
+ * is (atomics, the lock path) that costs two loads. */
+int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
+                                    MPI_Datatype origin_type, int target_rank,
+                                    MPI_Aint target_disp, int target_count,
+                                    MPI_Datatype target_type, MPI_Op op, int id, MPI_Win win)
+{
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_peer_t *peer;
+    int ret;
+
+    if (id >= module->notify->num) {
+        return MPI_ERR_ARG;
+    }
+    ret = mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_type, target_rank,
+                                   target_disp, target_count, target_type, op, win);
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_osc_rdma2_peer(module, target_rank, &peer);
+    }
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_osc_rdma2_complete_peer_inline(peer);
+    }
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_osc_rdma2_notify_target(module, peer, id, false);
+    }
+    return mca_osc_rdma2_notify_class(ret);
+}
+
+/* ---------------------------------------------------------------------- */
+/* set_num_notify                                                          */
+
+static int mca_osc_rdma2_notify_exchange(mca_osc_rdma2_module_t *module, int ok)
+{
+    mca_osc_rdma2_notify_t *n = module->notify;
+    mca_osc_rdma2_notify_wire_t *mine;
+    size_t len = sizeof(*mine) + n->rkey_len;
+    int ret;
+
+    mine = calloc(1, len);
+    if (NULL == mine) {
+        return OMPI_ERR_OUT_OF_RESOURCE;    /* a rank that can not enter: fatal anyway */
+    }
+    mine->base = (uint64_t) (uintptr_t) n->slots;
+    mine->rkey_len = (uint32_t) n->rkey_len;
+    mine->ok = ok;
+    if (n->rkey_len > 0) {
+        memcpy(mine + 1, n->rkey, n->rkey_len);
+    }
+    free(n->blob);
+    free(n->blob_disps);
+    n->blob = NULL;
+    n->blob_disps = NULL;
+    ret = mca_osc_rdma2_allgather_blob(module->comm, (char *) mine, (int) len, &n->blob,
+                                       &n->blob_disps);
+    free(mine);
+    for (int i = 0; OMPI_SUCCESS == ret && i < module->size_comm; ++i) {
+        if (!((const mca_osc_rdma2_notify_wire_t *) (n->blob + n->blob_disps[i]))->ok) {
+            ret = OMPI_ERR_OUT_OF_RESOURCE;     /* some rank has no block */
+        }
+    }
+    return ret;
+}
+
+/* Collective.  The flush and the barrier make sure that no notification
+ * of anyone's is still on its way to an old block when its owner unmaps
+ * it; the allgather that publishes the new blocks returns only after
+ * every rank mapped its own, so no notification issued afterwards reaches
+ * an old block either. */
+int mca_osc_rdma2_notify_set_num(MPI_Win win, int num)
+{
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    mca_osc_rdma2_notify_t *n = module->notify;
+    ompi_communicator_t *comm = module->comm;
+    int ret, bret, ok;
+
+    ret = mca_osc_rdma2_complete_window(module);
+    (void) mca_osc_rdma2_request_drain();
+    bret = comm->c_coll->coll_barrier(comm, comm->c_coll->coll_barrier_module);
+    ret = OMPI_SUCCESS == ret ? bret : ret;
+    mca_osc_rdma2_notify_drop_peers(module);
+    mca_osc_rdma2_notify_unmap(n);
+    ok = OMPI_SUCCESS == mca_osc_rdma2_notify_map(n, num);
+    bret = mca_osc_rdma2_notify_exchange(module, ok);
+    ret = OMPI_SUCCESS == ret ? bret : ret;
+    if (OMPI_SUCCESS != ret) {
+        n->num = 0;                 /* no usable blocks: every id is out of range */
+    }
+    return mca_osc_rdma2_notify_class(ret);
+}

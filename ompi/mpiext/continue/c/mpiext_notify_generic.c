@@ -1,0 +1,896 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Notified RMA on any osc component (sm, rdma, pt2pt, ucx): the generic
+ * table, built from the window module's own entry points.  Why it looks
+ * the way it does (NOTIFY-GENERIC.md has the whole story):
+ *  - read_notify: an rget whose completion adds 1 to the local slot (our
+ *    opal_progress callback, or right after the flush/unlock that
+ *    completed it); in active-target epochs, where osc/ucx refuses rget, a
+ *    get whose notification is applied once fence/complete returned.
+ *  - put/get/accumulate_notify: the operation, a flush of the target, then
+ *    an 8-byte message (the slot id) on a hidden communicator that
+ *    MPIX_Win_set_num_notify creates; the target's persistent wildcard
+ *    receive is drained by the same progress callback.  In active epochs
+ *    the message leaves once fence/complete returned.
+ * To see epochs close we wrap the closing entry points of the window's
+ * module (a struct per window in every stock component), keeping the
+ * originals in the per-window state, which hangs off a window attribute.
+ */
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "opal/class/opal_list.h"
+#include "opal/runtime/opal_progress.h"
+#include "opal/sys/atomic.h"
+#include "opal/threads/mutex.h"
+#include "opal/util/output.h"
+#include "ompi/attribute/attribute.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/errhandler/errcode-internal.h"
+#include "ompi/group/group.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/osc/osc.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/op/op.h"
+#include "ompi/request/request.h"
+#include "ompi/win/win.h"
+
+#include "mpiext_notify_internal.h"
+
+/* Tag of the notification messages on the hidden communicator (nothing
+ * else is received there with a tag >= 0). */
+#define OMPIX_NGEN_TAG 0x6e67
+/* Tag of the communicator creation on MPI_COMM_WORLD: negative so that no
+ * user MPI_ANY_TAG receive on MPI_COMM_WORLD can take its messages, with
+ * the sign bit kept in the 24 tag bits pml/ucx transmits, and away from
+ * the collective tags in use there. */
+#define OMPIX_NGEN_CREATE_TAG (-(1 << 22) - 0x6e67)
+/* Received notifications handled per window per progress call. */
+#define OMPIX_NGEN_DRAIN_MAX 64
+
+/* What an item stands for.  READ: an rget in flight (reads list).
+ * LOCAL/REMOTE: a notification waiting for the active epoch to close
+ * (epoch list), for this process's slot or for target peer's.  SEND: a
+ * notification message not yet locally complete (sends list). */
+typedef enum {
+    OMPIX_NGEN_READ,
+    OMPIX_NGEN_LOCAL,
+    OMPIX_NGEN_REMOTE,
+    OMPIX_NGEN_SEND
+} ompix_ngen_kind_t;
+
+typedef struct ompix_ngen_item_t {
+    opal_list_item_t super;
+    ompix_ngen_kind_t kind;
+    int peer;
+    /* Slot to increment; -1 once set_num_notify discarded it. */
+    int id;
+    ompi_request_t *req;
+    /* The message a SEND carries: lives as long as the isend. */
+    int64_t msg;
+} ompix_ngen_item_t;
+
+static OBJ_CLASS_INSTANCE(ompix_ngen_item_t, opal_list_item_t, NULL, NULL);
+
+typedef struct ompix_ngen_win_t {
+    opal_list_item_t super;           /* in ompix_ngen_wins */
+    ompi_win_t *win;
+    /* Guards everything below.  The progress callback only trylocks it
+     * (it may run inside a call made while the lock is held). */
+    opal_mutex_t lock;
+    int64_t *slots;
+    int num;
+    opal_list_t reads;
+    opal_list_t epoch;
+    opal_list_t sends;
+    /* Hidden communicator (same ranks as the window's group), its
+     * persistent wildcard receive and its buffer; NULL until
+     * set_num_notify. */
+    ompi_communicator_t *comm;
+    ompi_request_t *recv_req;
+    int64_t recv_msg;
+    /* Messages sent to each peer and received from all, since the
+     * communicator exists: set_num_notify and free drain by them. */
+    int64_t *sent;
+    volatile int64_t received;
+    bool warned;
+    bool listed;
+    /* The module's entry points as they were before we wrapped them. */
+    ompi_osc_base_module_t orig;
+} ompix_ngen_win_t;
+
+/* Windows with state, walked by the progress callback; the lock also
+ * serializes state creation and the keyval's creation. */
+static opal_list_t ompix_ngen_wins;
+static opal_mutex_t ompix_ngen_lock = OPAL_MUTEX_STATIC_INIT;
+static volatile int32_t ompix_ngen_nwins = 0;
+static bool ompix_ngen_inited = false;
+static int ompix_ngen_keyval = MPI_KEYVAL_INVALID;
+
+static int ompix_ngen_fence(int assert, struct ompi_win_t *win);
+static int ompix_ngen_complete(struct ompi_win_t *win);
+static int ompix_ngen_flush(int target, struct ompi_win_t *win);
+static int ompix_ngen_flush_local(int target, struct ompi_win_t *win);
+static int ompix_ngen_unlock(int target, struct ompi_win_t *win);
+static int ompix_ngen_flush_all(struct ompi_win_t *win);
+static int ompix_ngen_flush_local_all(struct ompi_win_t *win);
+static int ompix_ngen_unlock_all(struct ompi_win_t *win);
+static int ompix_ngen_free(struct ompi_win_t *win);
+
+/* Error classes ------------------------------------------------------------ */
+
+static int ompix_ngen_err(int rc)
+{
+    return ompi_errcode_get_mpi_code(rc);
+}
+
+/* Slots ------------------------------------------------------------------- */
+
+/* Caller holds w->lock (so the array cannot be swapped underneath).
+ * Release ordering: whoever sees the count sees the data before it. */
+static void ompix_ngen_add(ompix_ngen_win_t *w, int id)
+{
+    if (id < 0 || id >= w->num) {
+        opal_output_verbose(10, 0, "ompix notify: dropped a notification for slot %d "
+                            "(issued before MPIX_Win_set_num_notify)", id);
+        return;
+    }
+    mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) &w->slots[id], 1);
+}
+
+/* Completion of tracked requests (caller holds w->lock) -------------------- */
+
+/* A completed rget: its data is in the origin buffer. */
+static void ompix_ngen_read_done(ompix_ngen_win_t *w, ompi_request_t *req, int id)
+{
+    opal_atomic_rmb();
+    if (MPI_SUCCESS == req->req_status.MPI_ERROR) {
+        ompix_ngen_add(w, id);
+    } else {
+        opal_output(0, "ompix notify: a read of MPIX_Win_read_notify failed (error %d); "
+                    "slot %d not notified", req->req_status.MPI_ERROR, id);
+    }
+    (void) ompi_request_free(&req);
+}
+
+static int ompix_ngen_reap(ompix_ngen_win_t *w)
+{
+    ompix_ngen_item_t *it, *next;
+    int n = 0;
+
+    OPAL_LIST_FOREACH_SAFE(it, next, &w->reads, ompix_ngen_item_t) {
+        if (REQUEST_COMPLETE(it->req)) {
+            opal_list_remove_item(&w->reads, &it->super);
+            ompix_ngen_read_done(w, it->req, it->id);
+            OBJ_RELEASE(it);
+            ++n;
+        }
+    }
+    OPAL_LIST_FOREACH_SAFE(it, next, &w->sends, ompix_ngen_item_t) {
+        if (REQUEST_COMPLETE(it->req)) {
+            opal_list_remove_item(&w->sends, &it->super);
+            (void) ompi_request_free(&it->req);
+            OBJ_RELEASE(it);
+            ++n;
+        }
+    }
+    return n;
+}
+
+/* Received notification messages: count, apply, re-arm the receive. */
+static int ompix_ngen_drain(ompix_ngen_win_t *w)
+{
+    int n = 0;
+
+    while (NULL != w->recv_req && REQUEST_COMPLETE(w->recv_req) && n < OMPIX_NGEN_DRAIN_MAX) {
+        opal_atomic_rmb();
+        if (MPI_SUCCESS == w->recv_req->req_status.MPI_ERROR) {
+            ompix_ngen_add(w, (int) w->recv_msg);
+        }
+        /* Written under the lock, read by the drain loops without it. */
+        opal_atomic_wmb();
+        w->received = w->received + 1;
+        if (OMPI_SUCCESS != MCA_PML_CALL(start(1, &w->recv_req))) {
+            opal_output(0, "ompix notify: cannot re-arm the notification receive; "
+                        "later target notifications on this window are lost");
+            (void) ompi_request_free(&w->recv_req);
+            w->recv_req = NULL;
+        }
+        ++n;
+    }
+    return n;
+}
+
+/* opal_progress callback: never blocks on a lock (it may run inside a call
+ * of a thread that holds one). */
+static int ompix_ngen_progress(void)
+{
+    ompix_ngen_win_t *w;
+    int n = 0;
+
+    if (0 == ompix_ngen_nwins || 0 != opal_mutex_trylock(&ompix_ngen_lock)) {
+        return 0;
+    }
+    OPAL_LIST_FOREACH(w, &ompix_ngen_wins, ompix_ngen_win_t) {
+        if ((opal_list_is_empty(&w->reads) && opal_list_is_empty(&w->sends) &&
+             NULL == w->recv_req) || 0 != opal_mutex_trylock(&w->lock)) {
+            continue;
+        }
+        n += ompix_ngen_reap(w);
+        n += ompix_ngen_drain(w);
+        opal_mutex_unlock(&w->lock);
+    }
+    opal_mutex_unlock(&ompix_ngen_lock);
+    return n;
+}
+
+/* Notifications out (caller holds w->lock) -------------------------------- */
+
+static int ompix_ngen_send(ompix_ngen_win_t *w, int peer, int id)
+{
+    ompix_ngen_item_t *it;
+    int rc;
+
+    if (peer == ompi_comm_rank(w->comm)) {
+        ompix_ngen_add(w, id);
+        return OMPI_SUCCESS;
+    }
+    it = OBJ_NEW(ompix_ngen_item_t);
+    if (NULL == it) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    it->kind = OMPIX_NGEN_SEND;
+    it->msg = id;
+    rc = MCA_PML_CALL(isend(&it->msg, 1, &ompi_mpi_int64_t.dt, peer, OMPIX_NGEN_TAG,
+                            MCA_PML_BASE_SEND_STANDARD, w->comm, &it->req));
+    if (OMPI_SUCCESS != rc) {
+        OBJ_RELEASE(it);
+        return rc;
+    }
+    w->sent[peer]++;
+    if (REQUEST_COMPLETE(it->req)) {
+        (void) ompi_request_free(&it->req);
+        OBJ_RELEASE(it);
+    } else {
+        opal_list_append(&w->sends, &it->super);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* The active epoch closed: what waited for it is complete now. */
+static void ompix_ngen_epoch_closed(ompix_ngen_win_t *w)
+{
+    ompix_ngen_item_t *it;
+    int rc;
+
+    while (NULL != (it = (ompix_ngen_item_t *) opal_list_remove_first(&w->epoch))) {
+        if (OMPIX_NGEN_LOCAL == it->kind) {
+            ompix_ngen_add(w, it->id);
+        } else if (it->id >= 0 && OMPI_SUCCESS != (rc = ompix_ngen_send(w, it->peer, it->id))) {
+            opal_output(0, "ompix notify: cannot send a notification to rank %d (error %d)",
+                        it->peer, rc);
+        }
+        OBJ_RELEASE(it);
+    }
+}
+
+/* Per-window state --------------------------------------------------------- */
+
+static ompix_ngen_win_t *ompix_ngen_lookup(ompi_win_t *win)
+{
+    void *attr = NULL;
+    int flag = 0;
+
+    if (MPI_KEYVAL_INVALID == ompix_ngen_keyval ||
+        OMPI_SUCCESS != ompi_attr_get_c(win->w_keyhash, ompix_ngen_keyval, &attr, &flag) ||
+        !flag) {
+        return NULL;
+    }
+    return (ompix_ngen_win_t *) attr;
+}
+
+/* Caller holds ompix_ngen_lock.  Leaves the window's list, releasing what
+ * is left; nothing may touch the module after this (it may be gone). */
+static void ompix_ngen_unlist(ompix_ngen_win_t *w)
+{
+    ompix_ngen_item_t *it;
+
+    if (w->listed) {
+        opal_list_remove_item(&ompix_ngen_wins, &w->super);
+        w->listed = false;
+        ompix_ngen_nwins--;
+    }
+    while (NULL != (it = (ompix_ngen_item_t *) opal_list_remove_first(&w->epoch))) {
+        OBJ_RELEASE(it);
+    }
+}
+
+/* Keyval delete callback: the window is being destroyed (after osc_free). */
+static int ompix_ngen_attr_delete(MPI_Win win, int keyval, void *attr, void *extra)
+{
+    ompix_ngen_win_t *w = (ompix_ngen_win_t *) attr;
+
+    (void) win;
+    (void) keyval;
+    (void) extra;
+    opal_mutex_lock(&ompix_ngen_lock);
+    ompix_ngen_unlist(w);
+    opal_mutex_unlock(&ompix_ngen_lock);
+    OPAL_LIST_DESTRUCT(&w->reads);
+    OPAL_LIST_DESTRUCT(&w->sends);
+    OBJ_DESTRUCT(&w->epoch);
+    OBJ_DESTRUCT(&w->lock);
+    free(w->slots);
+    free(w->sent);
+    free(w);
+    return MPI_SUCCESS;
+}
+
+/* Caller holds ompix_ngen_lock. */
+static int ompix_ngen_init_once(void)
+{
+    ompi_attribute_fn_ptr_union_t copy_fn, del_fn;
+    int rc;
+
+    if (ompix_ngen_inited) {
+        return OMPI_SUCCESS;
+    }
+    /* Windows are never copied. */
+    copy_fn.attr_win_copy_fn = NULL;
+    del_fn.attr_win_delete_fn = ompix_ngen_attr_delete;
+    rc = ompi_attr_create_keyval(WIN_ATTR, copy_fn, del_fn, &ompix_ngen_keyval, NULL, 0, NULL);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    OBJ_CONSTRUCT(&ompix_ngen_wins, opal_list_t);
+    ompix_ngen_inited = true;
+    return opal_progress_register(ompix_ngen_progress);
+}
+
+/* Wrap the epoch-closing entry points of win's module.  A module shared
+ * by two windows (no stock component does that) is wrapped once: the
+ * second window copies the originals the first one saved. */
+static int ompix_ngen_wrap(ompix_ngen_win_t *w)
+{
+    ompi_osc_base_module_t *m = w->win->w_osc_module;
+    ompix_ngen_win_t *other;
+
+    if (ompix_ngen_free == m->osc_free) {
+        OPAL_LIST_FOREACH(other, &ompix_ngen_wins, ompix_ngen_win_t) {
+            if (other->win->w_osc_module == m) {
+                w->orig = other->orig;
+                return OMPI_SUCCESS;
+            }
+        }
+        return OMPI_ERR_NOT_FOUND;
+    }
+    w->orig = *m;
+    m->osc_fence = ompix_ngen_fence;
+    m->osc_complete = ompix_ngen_complete;
+    m->osc_flush = ompix_ngen_flush;
+    m->osc_flush_local = ompix_ngen_flush_local;
+    m->osc_unlock = ompix_ngen_unlock;
+    m->osc_flush_all = ompix_ngen_flush_all;
+    m->osc_flush_local_all = ompix_ngen_flush_local_all;
+    m->osc_unlock_all = ompix_ngen_unlock_all;
+    m->osc_free = ompix_ngen_free;
+    return OMPI_SUCCESS;
+}
+
+/* Caller holds ompix_ngen_lock. */
+static int ompix_ngen_create(ompi_win_t *win, ompix_ngen_win_t **out)
+{
+    ompix_ngen_win_t *w = calloc(1, sizeof(*w));
+    bool shared = (ompix_ngen_free == win->w_osc_module->osc_free);
+    int rc;
+
+    if (NULL == w) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    w->win = win;
+    w->num = OMPIX_NOTIFY_DEFAULT_SLOTS;
+    w->slots = calloc(w->num, sizeof(*w->slots));
+    OBJ_CONSTRUCT(&w->super, opal_list_item_t);
+    OBJ_CONSTRUCT(&w->lock, opal_mutex_t);
+    OBJ_CONSTRUCT(&w->reads, opal_list_t);
+    OBJ_CONSTRUCT(&w->epoch, opal_list_t);
+    OBJ_CONSTRUCT(&w->sends, opal_list_t);
+    rc = (NULL == w->slots) ? OMPI_ERR_OUT_OF_RESOURCE : ompix_ngen_wrap(w);
+    if (OMPI_SUCCESS == rc) {
+        rc = ompi_attr_set_c(WIN_ATTR, win, &win->w_keyhash, ompix_ngen_keyval, w, false);
+        if (OMPI_SUCCESS != rc && !shared) {
+            *win->w_osc_module = w->orig;
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        OBJ_DESTRUCT(&w->lock);
+        free(w->slots);
+        free(w);
+        return rc;
+    }
+    opal_list_append(&ompix_ngen_wins, &w->super);
+    w->listed = true;
+    ompix_ngen_nwins++;
+    *out = w;
+    return OMPI_SUCCESS;
+}
+
+static int ompix_ngen_get(ompi_win_t *win, ompix_ngen_win_t **out)
+{
+    int rc = OMPI_SUCCESS;
+
+    *out = ompix_ngen_lookup(win);
+    if (OPAL_LIKELY(NULL != *out)) {
+        return MPI_SUCCESS;
+    }
+    opal_mutex_lock(&ompix_ngen_lock);
+    rc = ompix_ngen_init_once();
+    if (OMPI_SUCCESS == rc && NULL == (*out = ompix_ngen_lookup(win))) {
+        rc = ompix_ngen_create(win, out);
+    }
+    opal_mutex_unlock(&ompix_ngen_lock);
+    return ompix_ngen_err(rc);
+}
+
+/* Wrapped module entry points ---------------------------------------------- */
+
+/* The state holding the originals of win's module: win's own, or, for a
+ * module shared with a window that has state, that window's. */
+static ompix_ngen_win_t *ompix_ngen_wrapped(ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_lookup(win), *other;
+
+    if (OPAL_LIKELY(NULL != w)) {
+        return w;
+    }
+    opal_mutex_lock(&ompix_ngen_lock);
+    OPAL_LIST_FOREACH(other, &ompix_ngen_wins, ompix_ngen_win_t) {
+        if (other->win->w_osc_module == win->w_osc_module) {
+            w = other;
+            break;
+        }
+    }
+    opal_mutex_unlock(&ompix_ngen_lock);
+    return w;
+}
+
+/* After a call that completed this process's operations (flush, unlock):
+ * rgets it completed notify now rather than at the next progress call. */
+static int ompix_ngen_after_flush(ompix_ngen_win_t *w, int rc)
+{
+    if (OMPI_SUCCESS == rc) {
+        opal_mutex_lock(&w->lock);
+        (void) ompix_ngen_reap(w);
+        opal_mutex_unlock(&w->lock);
+    }
+    return rc;
+}
+
+/* After fence or complete: the active access epoch's operations are
+ * complete at origin and target. */
+static int ompix_ngen_after_epoch(ompix_ngen_win_t *w, int rc)
+{
+    if (OMPI_SUCCESS == rc) {
+        opal_mutex_lock(&w->lock);
+        (void) ompix_ngen_reap(w);
+        ompix_ngen_epoch_closed(w);
+        opal_mutex_unlock(&w->lock);
+    }
+    return rc;
+}
+
+static int ompix_ngen_fence(int assert, struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    return ompix_ngen_after_epoch(w, w->orig.osc_fence(assert, win));
+}
+
+static int ompix_ngen_complete(struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    return ompix_ngen_after_epoch(w, w->orig.osc_complete(win));
+}
+
+static int ompix_ngen_flush(int target, struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    return ompix_ngen_after_flush(w, w->orig.osc_flush(target, win));
+}
+
+static int ompix_ngen_flush_local(int target, struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    return ompix_ngen_after_flush(w, w->orig.osc_flush_local(target, win));
+}
+
+static int ompix_ngen_unlock(int target, struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    return ompix_ngen_after_flush(w, w->orig.osc_unlock(target, win));
+}
+
+static int ompix_ngen_flush_all(struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    return ompix_ngen_after_flush(w, w->orig.osc_flush_all(win));
+}
+
+static int ompix_ngen_flush_local_all(struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    return ompix_ngen_after_flush(w, w->orig.osc_flush_local_all(win));
+}
+
+static int ompix_ngen_unlock_all(struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    return ompix_ngen_after_flush(w, w->orig.osc_unlock_all(win));
+}
+
+/* Hidden communicator ------------------------------------------------------ */
+
+/* ompi_comm_create_group over MPI_COMM_WORLD needs the group inside it. */
+static int ompix_ngen_check_world(ompi_group_t *group)
+{
+    int n = ompi_group_size(group), i, rc = OMPI_SUCCESS;
+    int *ranks = malloc(2 * (size_t) n * sizeof(int));
+
+    if (NULL == ranks) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (i = 0; i < n; ++i) {
+        ranks[i] = i;
+    }
+    rc = ompi_group_translate_ranks(group, n, ranks, ompi_mpi_comm_world.comm.c_local_group,
+                                    ranks + n);
+    for (i = 0; OMPI_SUCCESS == rc && i < n; ++i) {
+        if (MPI_UNDEFINED == ranks[n + i]) {
+            opal_output(0, "ompix notify: the generic path (osc components other than "
+                        "rdma2) needs a window whose processes are all in MPI_COMM_WORLD");
+            rc = MPI_ERR_UNSUPPORTED_OPERATION;
+        }
+    }
+    free(ranks);
+    return rc;
+}
+
+/* Collective over the window's group. */
+static int ompix_ngen_comm_create(ompix_ngen_win_t *w)
+{
+    ompi_communicator_t *comm = NULL;
+    ompi_request_t *req = NULL;
+    int64_t *sent;
+    int rc;
+
+    rc = ompix_ngen_check_world(w->win->w_group);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = ompi_comm_create_group(&ompi_mpi_comm_world.comm, w->win->w_group,
+                                OMPIX_NGEN_CREATE_TAG, &comm);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    sent = calloc(ompi_comm_size(comm), sizeof(*sent));
+    rc = (NULL == sent) ? OMPI_ERR_OUT_OF_RESOURCE
+                        : MCA_PML_CALL(irecv_init(&w->recv_msg, 1, &ompi_mpi_int64_t.dt,
+                                                  MPI_ANY_SOURCE, OMPIX_NGEN_TAG, comm, &req));
+    if (OMPI_SUCCESS == rc) {
+        rc = MCA_PML_CALL(start(1, &req));
+    }
+    if (OMPI_SUCCESS != rc) {
+        if (NULL != req) {
+            (void) ompi_request_free(&req);
+        }
+        free(sent);
+        (void) ompi_comm_free(&comm);
+        return rc;
+    }
+    opal_mutex_lock(&w->lock);
+    w->sent = sent;
+    w->comm = comm;
+    w->recv_req = req;
+    opal_mutex_unlock(&w->lock);
+    return OMPI_SUCCESS;
+}
+
+/* Collective: returns once every notification message any process sent
+ * to this one on the hidden communicator has been received. */
+static int ompix_ngen_comm_drain(ompix_ngen_win_t *w)
+{
+    int64_t expected = 0;
+    int rc;
+
+    rc = w->comm->c_coll->coll_reduce_scatter_block(w->sent, &expected, 1,
+                                                    &ompi_mpi_int64_t.dt, &ompi_mpi_op_sum.op,
+                                                    w->comm,
+                                                    w->comm->c_coll->coll_reduce_scatter_block_module);
+    while (OMPI_SUCCESS == rc && w->received < expected && NULL != w->recv_req) {
+        opal_progress();
+    }
+    return rc;
+}
+
+/* Window free: drain, then release what refers to the module or the
+ * hidden communicator.  Reads still in flight were the user's to
+ * complete; a request the component refuses to free is left to it. */
+static void ompix_ngen_detach(ompix_ngen_win_t *w)
+{
+    ompix_ngen_item_t *it;
+
+    if (NULL != w->comm && OMPI_SUCCESS != ompix_ngen_comm_drain(w)) {
+        opal_output(0, "ompix notify: draining notifications at MPI_Win_free failed");
+    }
+    opal_mutex_lock(&ompix_ngen_lock);
+    ompix_ngen_unlist(w);
+    opal_mutex_unlock(&ompix_ngen_lock);
+    while (NULL != (it = (ompix_ngen_item_t *) opal_list_remove_first(&w->reads))) {
+        if (REQUEST_COMPLETE(it->req)) {
+            ompix_ngen_read_done(w, it->req, -1);
+        } else if (OMPI_SUCCESS != ompi_request_free(&it->req)) {
+            opal_output_verbose(10, 0, "ompix notify: window freed with a read in flight");
+        }
+        OBJ_RELEASE(it);
+    }
+    while (NULL != (it = (ompix_ngen_item_t *) opal_list_remove_first(&w->sends))) {
+        (void) ompi_request_wait(&it->req, MPI_STATUS_IGNORE);
+        OBJ_RELEASE(it);
+    }
+    if (NULL != w->recv_req) {
+        (void) ompi_request_cancel(w->recv_req);
+        (void) ompi_request_wait(&w->recv_req, MPI_STATUS_IGNORE);
+        (void) ompi_request_free(&w->recv_req);
+        w->recv_req = NULL;
+    }
+    if (NULL != w->comm) {
+        (void) ompi_comm_free(&w->comm);
+        w->comm = NULL;
+    }
+}
+
+static int ompix_ngen_free(struct ompi_win_t *win)
+{
+    ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
+    ompi_osc_base_module_free_fn_t orig_free = w->orig.osc_free;
+
+    ompix_ngen_detach(w);
+    return orig_free(win);
+}
+
+/* The table ---------------------------------------------------------------- */
+
+static int ompix_ngen_notify_slots(MPI_Win win, int64_t **slots, int *num)
+{
+    ompix_ngen_win_t *w;
+    int rc = ompix_ngen_get(win, &w);
+
+    if (MPI_SUCCESS == rc) {
+        *slots = w->slots;
+        *num = w->num;
+    }
+    return rc;
+}
+
+/* An rget returned req: notify now or track it. */
+static int ompix_ngen_track_read(ompix_ngen_win_t *w, ompi_request_t *req, int id)
+{
+    ompix_ngen_item_t *it;
+
+    opal_mutex_lock(&w->lock);
+    if (REQUEST_COMPLETE(req)) {
+        ompix_ngen_read_done(w, req, id);
+    } else if (NULL != (it = OBJ_NEW(ompix_ngen_item_t))) {
+        it->kind = OMPIX_NGEN_READ;
+        it->req = req;
+        it->id = id;
+        opal_list_append(&w->reads, &it->super);
+    } else {
+        /* Cannot track it: complete it here rather than lose the count. */
+        opal_mutex_unlock(&w->lock);
+        (void) ompi_request_wait(&req, MPI_STATUS_IGNORE);
+        opal_mutex_lock(&w->lock);
+        ompix_ngen_add(w, id);
+    }
+    opal_mutex_unlock(&w->lock);
+    return MPI_SUCCESS;
+}
+
+/* A notification for when the active epoch closes. */
+static int ompix_ngen_defer(ompix_ngen_win_t *w, ompix_ngen_kind_t kind, int peer, int id)
+{
+    ompix_ngen_item_t *it = OBJ_NEW(ompix_ngen_item_t);
+
+    if (NULL == it) {
+        return MPI_ERR_NO_MEM;
+    }
+    it->kind = kind;
+    it->peer = peer;
+    it->id = id;
+    opal_mutex_lock(&w->lock);
+    opal_list_append(&w->epoch, &it->super);
+    opal_mutex_unlock(&w->lock);
+    return MPI_SUCCESS;
+}
+
+static int ompix_ngen_read_notify(void *origin_addr, int origin_count, MPI_Datatype origin_type,
+                                  int target_rank, MPI_Aint target_disp, int target_count,
+                                  MPI_Datatype target_type, int id, MPI_Win win)
+{
+    ompix_ngen_win_t *w;
+    ompi_request_t *req = NULL;
+    int rc = ompix_ngen_get(win, &w);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (id >= w->num) {
+        return MPI_ERR_ARG;
+    }
+    rc = win->w_osc_module->osc_rget(origin_addr, origin_count, origin_type, target_rank,
+                                     target_disp, target_count, target_type, win, &req);
+    if (OMPI_SUCCESS == rc) {
+        return ompix_ngen_track_read(w, req, id);
+    }
+    if (OMPI_ERR_RMA_SYNC != rc) {
+        return ompix_ngen_err(rc);
+    }
+    /* No rget outside passive epochs (osc/ucx): in an active epoch the
+     * get is complete when fence/complete returns. */
+    rc = win->w_osc_module->osc_get(origin_addr, origin_count, origin_type, target_rank,
+                                    target_disp, target_count, target_type, win);
+    if (OMPI_SUCCESS != rc) {
+        return ompix_ngen_err(rc);
+    }
+    return ompix_ngen_defer(w, OMPIX_NGEN_LOCAL, target_rank, id);
+}
+
+/* Before a target-notified operation: the state, the hidden communicator
+ * (without it: MPI_ERR_RMA_SYNC, the call's precondition is missing). */
+static int ompix_ngen_target_prepare(MPI_Win win, int id, ompix_ngen_win_t **out)
+{
+    ompix_ngen_win_t *w;
+    int rc = ompix_ngen_get(win, &w);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (NULL == w->comm) {
+        if (!w->warned) {
+            w->warned = true;
+            opal_output(0, "ompix notify: MPIX_Put_notify, MPIX_Get_notify and "
+                        "MPIX_Accumulate_notify on a window not served by osc/rdma2 need "
+                        "a call of the collective MPIX_Win_set_num_notify on the window "
+                        "first (the generic path's notification channel is created there)");
+        }
+        return MPI_ERR_RMA_SYNC;
+    }
+    if (id >= w->num) {
+        return MPI_ERR_ARG;
+    }
+    *out = w;
+    return MPI_SUCCESS;
+}
+
+/* After a target-notified operation was issued (rc): flush the target and
+ * notify, or, in an active epoch (no flush allowed), when it closes. */
+static int ompix_ngen_target_done(ompix_ngen_win_t *w, int rc, int target_rank, int id)
+{
+    if (OMPI_SUCCESS != rc) {
+        return ompix_ngen_err(rc);
+    }
+    rc = w->orig.osc_flush(target_rank, w->win);
+    if (OMPI_ERR_RMA_SYNC == rc) {
+        return ompix_ngen_defer(w, OMPIX_NGEN_REMOTE, target_rank, id);
+    }
+    if (OMPI_SUCCESS == rc) {
+        opal_mutex_lock(&w->lock);
+        rc = ompix_ngen_send(w, target_rank, id);
+        opal_mutex_unlock(&w->lock);
+    }
+    return ompix_ngen_err(rc);
+}
+
+static int ompix_ngen_put_notify(const void *origin_addr, int origin_count,
+                                 MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
+                                 int target_count, MPI_Datatype target_type, int id, MPI_Win win)
+{
+    ompix_ngen_win_t *w;
+    int rc = ompix_ngen_target_prepare(win, id, &w);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = win->w_osc_module->osc_put(origin_addr, origin_count, origin_type, target_rank,
+                                    target_disp, target_count, target_type, win);
+    return ompix_ngen_target_done(w, rc, target_rank, id);
+}
+
+static int ompix_ngen_get_notify(void *origin_addr, int origin_count, MPI_Datatype origin_type,
+                                 int target_rank, MPI_Aint target_disp, int target_count,
+                                 MPI_Datatype target_type, int id, MPI_Win win)
+{
+    ompix_ngen_win_t *w;
+    int rc = ompix_ngen_target_prepare(win, id, &w);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = win->w_osc_module->osc_get(origin_addr, origin_count, origin_type, target_rank,
+                                    target_disp, target_count, target_type, win);
+    return ompix_ngen_target_done(w, rc, target_rank, id);
+}
+
+static int ompix_ngen_accumulate_notify(const void *origin_addr, int origin_count,
+                                        MPI_Datatype origin_type, int target_rank,
+                                        MPI_Aint target_disp, int target_count,
+                                        MPI_Datatype target_type, MPI_Op op, int id,
+                                        MPI_Win win)
+{
+    ompix_ngen_win_t *w;
+    int rc = ompix_ngen_target_prepare(win, id, &w);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = win->w_osc_module->osc_accumulate(origin_addr, origin_count, origin_type, target_rank,
+                                           target_disp, target_count, target_type, op, win);
+    return ompix_ngen_target_done(w, rc, target_rank, id);
+}
+
+/* Collective.  Everything issued before is discarded: reads in flight
+ * complete without notifying, epoch notifications are dropped, messages
+ * already sent are drained into the old array; then the new array. */
+static int ompix_ngen_set_num_notify(MPI_Win win, int num)
+{
+    ompix_ngen_win_t *w;
+    ompix_ngen_item_t *it;
+    int64_t *fresh, *old;
+    int rc = ompix_ngen_get(win, &w);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (NULL == w->comm && OMPI_SUCCESS != (rc = ompix_ngen_comm_create(w))) {
+        return ompix_ngen_err(rc);
+    }
+    if (NULL == (fresh = calloc(num, sizeof(*fresh)))) {
+        return MPI_ERR_NO_MEM;
+    }
+    opal_mutex_lock(&w->lock);
+    OPAL_LIST_FOREACH(it, &w->reads, ompix_ngen_item_t) {
+        it->id = -1;
+    }
+    OPAL_LIST_FOREACH(it, &w->epoch, ompix_ngen_item_t) {
+        it->id = -1;
+    }
+    opal_mutex_unlock(&w->lock);
+    rc = ompix_ngen_comm_drain(w);
+    if (OMPI_SUCCESS != rc) {
+        free(fresh);
+        return ompix_ngen_err(rc);
+    }
+    opal_mutex_lock(&w->lock);
+    old = w->slots;
+    w->slots = fresh;
+    w->num = num;
+    opal_mutex_unlock(&w->lock);
+    free(old);
+    rc = w->comm->c_coll->coll_barrier(w->comm, w->comm->c_coll->coll_barrier_module);
+    return ompix_ngen_err(rc);
+}
+
+const ompix_notify_ops_t ompix_notify_generic_ops = {
+    .notify_slots = ompix_ngen_notify_slots,
+    .read_notify = ompix_ngen_read_notify,
+    .put_notify = ompix_ngen_put_notify,
+    .get_notify = ompix_ngen_get_notify,
+    .accumulate_notify = ompix_ngen_accumulate_notify,
+    .set_num_notify = ompix_ngen_set_num_notify,
+};

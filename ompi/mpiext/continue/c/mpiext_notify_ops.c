@@ -1,0 +1,40 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Which table serves a window: osc/rdma2's native notified RMA when rdma2
+ * serves it, the generic path (standard MPI calls) otherwise.
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/mca/common/ompix/common_ompix_registry.h"
+#include "ompi/mca/osc/rdma2/osc_rdma2_api.h"
+
+#include "mpiext_notify_entry.h"
+
+ompix_notify_dispatch_t ompix_notify_dispatch = {.serves = NULL, .looked_up = 0};
+
+/* Once, at the first call of any entry point (the registry's tables live
+ * until MPI_Finalize).  Two threads may both get here: they write the
+ * same values, and `looked_up` is published after them. */
+void ompix_notify_lookup(void)
+{
+    const mca_osc_rdma2_api_t *api = (const mca_osc_rdma2_api_t *)
+        mca_common_ompix_registry_lookup(MCA_OSC_RDMA2_API_NAME, MCA_OSC_RDMA2_API_VERSION);
+    ompix_notify_ops_t *native = &ompix_notify_dispatch.native;
+
+    /* A table with a hole would crash on its first use of it: all or none. */
+    if (NULL != api && NULL != api->serves && NULL != api->notify_slots
+        && NULL != api->read_notify && NULL != api->put_notify && NULL != api->get_notify
+        && NULL != api->accumulate_notify && NULL != api->set_num_notify) {
+        native->notify_slots = api->notify_slots;
+        native->read_notify = api->read_notify;
+        native->put_notify = api->put_notify;
+        native->get_notify = api->get_notify;
+        native->accumulate_notify = api->accumulate_notify;
+        native->set_num_notify = api->set_num_notify;
+        ompix_notify_dispatch.serves = api->serves;
+    }
+    opal_atomic_wmb();
+    ompix_notify_dispatch.looked_up = 1;
+}

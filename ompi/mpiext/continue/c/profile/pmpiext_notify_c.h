@@ -1,0 +1,37 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * Profiling interface of notified RMA: a tool defines its own MPIX_
+ * functions and forwards to these.  Included from mpiext_notify_c.h,
+ * hence from <mpi-ext.h>.
+ */
+
+#ifndef PMPIEXT_NOTIFY_C_H
+#define PMPIEXT_NOTIFY_C_H
+
+OMPI_DECLSPEC int PMPIX_Win_read_notify(void *origin_addr, int origin_count,
+                                        MPI_Datatype origin_type, int target_rank,
+                                        MPI_Aint target_disp, int target_count,
+                                        MPI_Datatype target_type, int id, MPI_Win win);
+OMPI_DECLSPEC int PMPIX_Put_notify(const void *origin_addr, int origin_count,
+                                   MPI_Datatype origin_type, int target_rank,
+                                   MPI_Aint target_disp, int target_count,
+                                   MPI_Datatype target_type, int id, MPI_Win win);
+OMPI_DECLSPEC int PMPIX_Get_notify(void *origin_addr, int origin_count,
+                                   MPI_Datatype origin_type, int target_rank,
+                                   MPI_Aint target_disp, int target_count,
+                                   MPI_Datatype target_type, int id, MPI_Win win);
+OMPI_DECLSPEC int PMPIX_Accumulate_notify(const void *origin_addr, int origin_count,
+                                          MPI_Datatype origin_type, int target_rank,
+                                          MPI_Aint target_disp, int target_count,
+                                          MPI_Datatype target_type, MPI_Op op, int id,
+                                          MPI_Win win);
+OMPI_DECLSPEC int PMPIX_Win_notify_waitsome(MPI_Win win, int first, int num,
+                                            int timeout_ms, int *id);
+OMPI_DECLSPEC int PMPIX_Win_notify_reset(MPI_Win win, int id, MPI_Count *old);
+OMPI_DECLSPEC int PMPIX_Win_get_notify_value(MPI_Win win, int id, MPI_Count *value);
+OMPI_DECLSPEC int PMPIX_Win_set_num_notify(MPI_Win win, MPI_Info info, int n);
+OMPI_DECLSPEC int PMPIX_Win_get_num_notify(MPI_Win win, int *n);
+OMPI_DECLSPEC int PMPIX_Win_notify_init(MPI_Win win, int id, MPI_Request *request);
+
+#endif /* PMPIEXT_NOTIFY_C_H */

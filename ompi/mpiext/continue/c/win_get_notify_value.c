@@ -1,0 +1,41 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * MPIX_Win_get_notify_value: reads slot id's count (an acquire load)
+ * without taking it.
+ */
+
+#include "ompi_config.h"
+
+#include "mpiext_notify_entry.h"
+
+#if OMPI_BUILD_MPI_PROFILING
+#if OPAL_HAVE_WEAK_SYMBOLS
+#pragma weak MPIX_Win_get_notify_value = PMPIX_Win_get_notify_value
+#endif
+#define MPIX_Win_get_notify_value PMPIX_Win_get_notify_value
+#endif
+
+static const char FUNC_NAME[] = "MPIX_Win_get_notify_value";
+
+int MPIX_Win_get_notify_value(MPI_Win win, int id, MPI_Count *value)
+{
+    int64_t *slot;
+    int rc;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_win_invalid(win)) {
+            return ompix_notify_error(MPI_ERR_WIN, win, FUNC_NAME);
+        }
+        if (NULL == value) {
+            return ompix_notify_error(MPI_ERR_ARG, win, FUNC_NAME);
+        }
+    }
+    rc = ompix_notify_slot(ompix_notify_ops(win), win, id, &slot);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return ompix_notify_error(rc, win, FUNC_NAME);
+    }
+    *value = (MPI_Count) ompix_notify_slot_load(slot);
+    return MPI_SUCCESS;
+}
