@@ -76,6 +76,7 @@ static void one_flavor(int f, MPI_Errhandler eh)
     int n, other = right;
     MPI_Aint end;
 
+    int failed_before = ompix_test_failures;
     nwin_open(&w, f, WIN_BYTES, MPI_COMM_WORLD);
     notify_prepare_target(w.win);
     MPI_Win_set_errhandler(w.win, eh);
@@ -140,6 +141,10 @@ static void one_flavor(int f, MPI_Errhandler eh)
     CHECK_ERR(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, 0), MPI_ERR_ARG);
     CHECK_ERR(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, -1), MPI_ERR_ARG);
     nwin_close(&w);
+    if (ompix_test_failures != failed_before) {
+        notify_fail("%s path, %s window: the %d failed checks above", PATH_NAME, nf_name[f],
+                    ompix_test_failures - failed_before);
+    }
 }
 
 int main(int argc, char **argv)
