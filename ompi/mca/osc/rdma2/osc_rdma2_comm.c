@@ -171,31 +171,6 @@ int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *
                                   raddr, target_count, target_dt);
 }
 
-/* The common case in a few dozen instructions: same predefined type on
- * both sides, a target we already mapped, inside its window.  Returns the
- * target address, or NULL to take the general path (which also reports
- * any error). */
-static char *mca_osc_rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
-                                       struct ompi_datatype_t *dt, int count,
-                                       struct ompi_datatype_t *tdt, int tcount, ptrdiff_t disp,
-                                       size_t *len)
-{
-    mca_osc_rdma2_peer_t *peer = module->peers[target];
-    int64_t off;
-
-    if (NULL == peer || NULL == peer->win.ptr || dt != tdt || count != tcount || count <= 0 ||
-        MPI_WIN_FLAVOR_DYNAMIC == module->flavor || !ompi_datatype_is_predefined(dt) ||
-        !mca_osc_rdma2_sync_covers(&module->sync, target)) {
-        return NULL;
-    }
-    *len = dt->super.size * (size_t) count;
-    off = (int64_t) disp * peer->disp_unit;
-    if (off < 0 || (uint64_t) off + *len > peer->win.size) {
-        return NULL;
-    }
-    return peer->win.ptr + off;
-}
-
 /* Same-type contiguous access to a mapped target: one copy; anything
  * else goes through the general path. */
 static inline int mca_osc_rdma2_put_get(bool is_put, void *origin_addr, int origin_count,
@@ -204,8 +179,9 @@ static inline int mca_osc_rdma2_put_get(bool is_put, void *origin_addr, int orig
                                         struct ompi_datatype_t *target_dt, struct ompi_win_t *win)
 {
     size_t len;
-    char *p = mca_osc_rdma2_fast_target(MCA_OSC_RDMA2_MODULE(win), target, origin_dt,
-                                        origin_count, target_dt, target_count, target_disp, &len);
+    char *p = mca_osc_rdma2_rdma_fast_target(MCA_OSC_RDMA2_MODULE(win), target, origin_dt,
+                                             origin_count, target_dt, target_count, target_disp,
+                                             &len);
     if (NULL != p) {
         if (is_put) {
             mca_osc_rdma2_mapped_copy(p, origin_addr, len);

@@ -42,6 +42,31 @@ int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *
                        int target, ptrdiff_t target_disp, int target_count,
                        struct ompi_datatype_t *target_dt);
 
+/* The common case in a few dozen instructions: same predefined type on
+ * both sides, a target we already mapped, inside its window.  Returns the
+ * target address, or NULL to take the general path (which also reports
+ * any error).  Put/Get and the notified operations use it. */
+static inline char *mca_osc_rdma2_rdma_fast_target(mca_osc_rdma2_module_t *module, int target,
+                                                   struct ompi_datatype_t *dt, int count,
+                                                   struct ompi_datatype_t *tdt, int tcount,
+                                                   ptrdiff_t disp, size_t *len)
+{
+    mca_osc_rdma2_peer_t *peer = module->peers[target];
+    int64_t off;
+
+    if (NULL == peer || NULL == peer->win.ptr || dt != tdt || count != tcount || count <= 0 ||
+        MPI_WIN_FLAVOR_DYNAMIC == module->flavor || !ompi_datatype_is_predefined(dt) ||
+        !mca_osc_rdma2_sync_covers(&module->sync, target)) {
+        return NULL;
+    }
+    *len = dt->super.size * (size_t) count;
+    off = (int64_t) disp * peer->disp_unit;
+    if (off < 0 || (uint64_t) off + *len > peer->win.size) {
+        return NULL;
+    }
+    return peer->win.ptr + off;
+}
+
 int mca_osc_rdma2_put(const void *origin_addr, int origin_count, struct ompi_datatype_t *origin_dt,
                       int target, ptrdiff_t target_disp, int target_count,
                       struct ompi_datatype_t *target_dt, struct ompi_win_t *win);

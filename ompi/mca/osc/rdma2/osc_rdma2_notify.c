@@ -33,6 +33,7 @@
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_notify.h"
+#include "osc_rdma2_path_mapped.h"
 #include "osc_rdma2_path_ucx.h"
 #include "osc_rdma2_peer.h"
 #include "osc_rdma2_request.h"
@@ -259,9 +260,14 @@ static int mca_osc_rdma2_notify_target(mca_osc_rdma2_module_t *module,
 /* ---------------------------------------------------------------------- */
 /* The operations                                                          */
 
+/* Open MPI files a failed allocation under MPI_ERR_INTERN; the user
+ * can act on MPI_ERR_NO_MEM (a smaller set_num_notify). */
 static inline int mca_osc_rdma2_notify_class(int ret)
 {
-    return OMPI_SUCCESS == ret ? MPI_SUCCESS : ompi_errcode_get_mpi_code(ret);
+    if (OPAL_LIKELY(OMPI_SUCCESS == ret)) {
+        return MPI_SUCCESS;
+    }
+    return OMPI_ERR_OUT_OF_RESOURCE == ret ? MPI_ERR_NO_MEM : ompi_errcode_get_mpi_code(ret);
 }
 
 int mca_osc_rdma2_notify_slots(MPI_Win win, int64_t **slots, int *num)
@@ -301,17 +307,27 @@ int mca_osc_rdma2_notify_read(void *origin_addr, int origin_count, MPI_Datatype 
     mca_osc_rdma2_peer_t *peer;
     uint64_t raddr;
     int64_t *slot;
+    size_t len;
+    char *p;
     int ret;
 
     if (id >= module->notify->num) {
         return MPI_ERR_ARG;
+    }
+    slot = &module->notify->slots[id];
+    /* Put/Get's fast path: one predefined type to a mapped target */
+    p = mca_osc_rdma2_rdma_fast_target(module, target_rank, origin_type, origin_count,
+                                       target_type, target_count, target_disp, &len);
+    if (NULL != p) {
+        mca_osc_rdma2_mapped_copy(origin_addr, p, len);
+        mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) slot, 1);
+        return MPI_SUCCESS;
     }
     ret = mca_osc_rdma2_prepare(module, target_rank, origin_count, origin_type, target_disp,
                                 target_count, target_type, &peer, &mem, &raddr);
     if (OMPI_SUCCESS != ret) {
         return mca_osc_rdma2_notify_class(ret);
     }
-    slot = &module->notify->slots[id];
     if (0 != target_count && &mca_osc_rdma2_win_path_ucx == mem->path) {
         return mca_osc_rdma2_notify_class(mca_osc_rdma2_notify_read_ucx(
             peer, mem, slot, origin_addr, origin_count, origin_type, raddr, target_count,
@@ -336,13 +352,31 @@ static int mca_osc_rdma2_notify_rdma(bool is_put, void *origin_addr, int origin_
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     const mca_osc_rdma2_win_mem_t *mem;
+    mca_osc_rdma2_notify_peer_t *np;
     mca_osc_rdma2_peer_t *peer;
     bool data_ucx;
     uint64_t raddr;
+    size_t len;
+    char *p;
     int ret;
 
     if (id >= module->notify->num) {
         return MPI_ERR_ARG;
+    }
+    np = &module->notify->peers[target_rank];
+    p = np->ready && NULL != np->ptr
+        ? mca_osc_rdma2_rdma_fast_target(module, target_rank, origin_type, origin_count,
+                                         target_type, target_count, target_disp, &len)
+        : NULL;
+    if (NULL != p) {
+        /* mapped data and mapped slots: a copy and a CPU add */
+        if (is_put) {
+            mca_osc_rdma2_mapped_copy(p, origin_addr, len);
+        } else {
+            mca_osc_rdma2_mapped_copy(origin_addr, p, len);
+        }
+        mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) &np->ptr[id], 1);
+        return MPI_SUCCESS;
     }
     ret = mca_osc_rdma2_prepare(module, target_rank, origin_count, origin_type, target_disp,
                                 target_count, target_type, &peer, &mem, &raddr);

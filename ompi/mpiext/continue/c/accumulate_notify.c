@@ -37,7 +37,8 @@ int MPIX_Accumulate_notify(const void *origin_addr, int origin_count, MPI_Dataty
     if (MPI_PROC_NULL == target_rank) {
         return MPI_SUCCESS;
     }
-    rc = ompix_notify_ops(win)->accumulate_notify(origin_addr, origin_count, origin_type, target_rank,
-                                                  target_disp, target_count, target_type, op, id, win);
+    rc = ompix_notify_ops(win)->accumulate_notify(origin_addr, origin_count, origin_type,
+                                                  target_rank, target_disp, target_count,
+                                                  target_type, op, id, win);
     OMPI_ERRHANDLER_RETURN(rc, win, rc, FUNC_NAME);
 }

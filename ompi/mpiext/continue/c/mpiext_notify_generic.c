@@ -70,8 +70,10 @@ typedef struct ompix_ngen_item_t {
     opal_list_item_t super;
     ompix_ngen_kind_t kind;
     int peer;
-    /* Slot to increment; -1 once set_num_notify discarded it. */
+    /* Slot to increment; -1 once notified or discarded. */
     int id;
+    /* READ: order of issue, to tell which reads a flush completed. */
+    uint64_t seq;
     ompi_request_t *req;
     /* The message a SEND carries: lives as long as the isend. */
     int64_t msg;
@@ -90,6 +92,7 @@ typedef struct ompix_ngen_win_t {
     opal_list_t reads;
     opal_list_t epoch;
     opal_list_t sends;
+    uint64_t seq;                     /* of the last READ tracked */
     /* Hidden communicator (same ranks as the window's group), its
      * persistent wildcard receive and its buffer; NULL until
      * set_num_notify. */
@@ -100,7 +103,6 @@ typedef struct ompix_ngen_win_t {
      * communicator exists: set_num_notify and free drain by them. */
     int64_t *sent;
     volatile int64_t received;
-    bool warned;
     bool listed;
     /* The module's entry points as they were before we wrapped them. */
     ompi_osc_base_module_t orig;
@@ -112,6 +114,8 @@ static opal_list_t ompix_ngen_wins;
 static opal_mutex_t ompix_ngen_lock = OPAL_MUTEX_STATIC_INIT;
 static volatile int32_t ompix_ngen_nwins = 0;
 static bool ompix_ngen_inited = false;
+/* The missing-set_num_notify message is printed once per process. */
+static bool ompix_ngen_warned = false;
 static int ompix_ngen_keyval = MPI_KEYVAL_INVALID;
 
 static int ompix_ngen_fence(int assert, struct ompi_win_t *win);
@@ -151,7 +155,9 @@ static void ompix_ngen_add(ompix_ngen_win_t *w, int id)
 static void ompix_ngen_read_done(ompix_ngen_win_t *w, ompi_request_t *req, int id)
 {
     opal_atomic_rmb();
-    if (MPI_SUCCESS == req->req_status.MPI_ERROR) {
+    if (id < 0) {
+        /* already notified by a flush, or discarded */
+    } else if (MPI_SUCCESS == req->req_status.MPI_ERROR) {
         ompix_ngen_add(w, id);
     } else {
         opal_output(0, "ompix notify: a read of MPIX_Win_read_notify failed (error %d); "
@@ -461,25 +467,48 @@ static ompix_ngen_win_t *ompix_ngen_wrapped(ompi_win_t *win)
     return w;
 }
 
-/* After a call that completed this process's operations (flush, unlock):
- * rgets it completed notify now rather than at the next progress call. */
-static int ompix_ngen_after_flush(ompix_ngen_win_t *w, int rc)
+/* Reads tracked up to now: their rget returned before the wrapped call
+ * started, so a successful flush/unlock/fence/complete completed them. */
+static uint64_t ompix_ngen_snap(ompix_ngen_win_t *w)
 {
-    if (OMPI_SUCCESS == rc) {
-        opal_mutex_lock(&w->lock);
-        (void) ompix_ngen_reap(w);
-        opal_mutex_unlock(&w->lock);
+    uint64_t seq;
+
+    opal_mutex_lock(&w->lock);
+    seq = w->seq;
+    opal_mutex_unlock(&w->lock);
+    return seq;
+}
+
+/* After a call that completed this process's operations to target (-1:
+ * to all): reads it completed notify now.  Their requests may still be
+ * pending (osc/ucx completes an rget's request through a later callback
+ * of an atomic it issues): the request is freed once complete. */
+static int ompix_ngen_after_flush(ompix_ngen_win_t *w, int target, uint64_t snap, int rc)
+{
+    ompix_ngen_item_t *it;
+
+    if (OMPI_SUCCESS != rc) {
+        return rc;
     }
+    opal_mutex_lock(&w->lock);
+    OPAL_LIST_FOREACH(it, &w->reads, ompix_ngen_item_t) {
+        if (it->seq <= snap && it->id >= 0 && (target < 0 || it->peer == target)) {
+            ompix_ngen_add(w, it->id);
+            it->id = -1;
+        }
+    }
+    (void) ompix_ngen_reap(w);
+    opal_mutex_unlock(&w->lock);
     return rc;
 }
 
 /* After fence or complete: the active access epoch's operations are
  * complete at origin and target. */
-static int ompix_ngen_after_epoch(ompix_ngen_win_t *w, int rc)
+static int ompix_ngen_after_epoch(ompix_ngen_win_t *w, uint64_t snap, int rc)
 {
+    rc = ompix_ngen_after_flush(w, -1, snap, rc);
     if (OMPI_SUCCESS == rc) {
         opal_mutex_lock(&w->lock);
-        (void) ompix_ngen_reap(w);
         ompix_ngen_epoch_closed(w);
         opal_mutex_unlock(&w->lock);
     }
@@ -489,49 +518,65 @@ static int ompix_ngen_after_epoch(ompix_ngen_win_t *w, int rc)
 static int ompix_ngen_fence(int assert, struct ompi_win_t *win)
 {
     ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    return ompix_ngen_after_epoch(w, w->orig.osc_fence(assert, win));
+    uint64_t snap = ompix_ngen_snap(w);
+
+    return ompix_ngen_after_epoch(w, snap, w->orig.osc_fence(assert, win));
 }
 
 static int ompix_ngen_complete(struct ompi_win_t *win)
 {
     ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    return ompix_ngen_after_epoch(w, w->orig.osc_complete(win));
+    uint64_t snap = ompix_ngen_snap(w);
+
+    return ompix_ngen_after_epoch(w, snap, w->orig.osc_complete(win));
 }
 
 static int ompix_ngen_flush(int target, struct ompi_win_t *win)
 {
     ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    return ompix_ngen_after_flush(w, w->orig.osc_flush(target, win));
+    uint64_t snap = ompix_ngen_snap(w);
+
+    return ompix_ngen_after_flush(w, target, snap, w->orig.osc_flush(target, win));
 }
 
 static int ompix_ngen_flush_local(int target, struct ompi_win_t *win)
 {
     ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    return ompix_ngen_after_flush(w, w->orig.osc_flush_local(target, win));
+    uint64_t snap = ompix_ngen_snap(w);
+
+    return ompix_ngen_after_flush(w, target, snap, w->orig.osc_flush_local(target, win));
 }
 
 static int ompix_ngen_unlock(int target, struct ompi_win_t *win)
 {
     ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    return ompix_ngen_after_flush(w, w->orig.osc_unlock(target, win));
+    uint64_t snap = ompix_ngen_snap(w);
+
+    return ompix_ngen_after_flush(w, target, snap, w->orig.osc_unlock(target, win));
 }
 
 static int ompix_ngen_flush_all(struct ompi_win_t *win)
 {
     ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    return ompix_ngen_after_flush(w, w->orig.osc_flush_all(win));
+    uint64_t snap = ompix_ngen_snap(w);
+
+    return ompix_ngen_after_flush(w, -1, snap, w->orig.osc_flush_all(win));
 }
 
 static int ompix_ngen_flush_local_all(struct ompi_win_t *win)
 {
     ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    return ompix_ngen_after_flush(w, w->orig.osc_flush_local_all(win));
+    uint64_t snap = ompix_ngen_snap(w);
+
+    return ompix_ngen_after_flush(w, -1, snap, w->orig.osc_flush_local_all(win));
 }
 
 static int ompix_ngen_unlock_all(struct ompi_win_t *win)
 {
     ompix_ngen_win_t *w = ompix_ngen_wrapped(win);
-    return ompix_ngen_after_flush(w, w->orig.osc_unlock_all(win));
+    uint64_t snap = ompix_ngen_snap(w);
+
+    return ompix_ngen_after_flush(w, -1, snap, w->orig.osc_unlock_all(win));
 }
 
 /* Hidden communicator ------------------------------------------------------ */
@@ -679,7 +724,7 @@ static int ompix_ngen_notify_slots(MPI_Win win, int64_t **slots, int *num)
 }
 
 /* An rget returned req: notify now or track it. */
-static int ompix_ngen_track_read(ompix_ngen_win_t *w, ompi_request_t *req, int id)
+static int ompix_ngen_track_read(ompix_ngen_win_t *w, ompi_request_t *req, int peer, int id)
 {
     ompix_ngen_item_t *it;
 
@@ -689,7 +734,9 @@ static int ompix_ngen_track_read(ompix_ngen_win_t *w, ompi_request_t *req, int i
     } else if (NULL != (it = OBJ_NEW(ompix_ngen_item_t))) {
         it->kind = OMPIX_NGEN_READ;
         it->req = req;
+        it->peer = peer;
         it->id = id;
+        it->seq = ++w->seq;
         opal_list_append(&w->reads, &it->super);
     } else {
         /* Cannot track it: complete it here rather than lose the count. */
@@ -736,7 +783,7 @@ static int ompix_ngen_read_notify(void *origin_addr, int origin_count, MPI_Datat
     rc = win->w_osc_module->osc_rget(origin_addr, origin_count, origin_type, target_rank,
                                      target_disp, target_count, target_type, win, &req);
     if (OMPI_SUCCESS == rc) {
-        return ompix_ngen_track_read(w, req, id);
+        return ompix_ngen_track_read(w, req, target_rank, id);
     }
     if (OMPI_ERR_RMA_SYNC != rc) {
         return ompix_ngen_err(rc);
@@ -762,8 +809,8 @@ static int ompix_ngen_target_prepare(MPI_Win win, int id, ompix_ngen_win_t **out
         return rc;
     }
     if (NULL == w->comm) {
-        if (!w->warned) {
-            w->warned = true;
+        if (!ompix_ngen_warned) {
+            ompix_ngen_warned = true;
             opal_output(0, "ompix notify: MPIX_Put_notify, MPIX_Get_notify and "
                         "MPIX_Accumulate_notify on a window not served by osc/rdma2 need "
                         "a call of the collective MPIX_Win_set_num_notify on the window "
