@@ -1,0 +1,165 @@
+/*
+ * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=90 mca="osc rdma2,sm"
+ *
+ * Every error of the notified-RMA calls reaches the window's error handler
+ * (a counting handler: each failing call returns its code and the handler
+ * sees it exactly once, with the right class), on allocate, create and
+ * dynamic windows, and the window works normally afterwards:
+ *
+ *   MPI_ERR_ARG       id < 0 or >= the slot count (read/put/get/accumulate
+ *                     notify, reset, get value, notify_init, waitsome
+ *                     ranges: first < 0, first + num beyond, num < 1);
+ *                     timeout < -1; set_num_notify with n < 1
+ *   MPI_ERR_RMA_SYNC  no access epoch at all, and an epoch to another rank
+ *   MPI_ERR_RANK      target rank == size, and < 0 (not MPI_PROC_NULL)
+ *   MPI_ERR_RMA_RANGE past the end of the target's window, straddling it,
+ *                     and (dynamic) an address no region covers
+ *   MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_OP   as MPI_Get/MPI_Accumulate
+ *   MPI_ERR_WIN       MPI_WIN_NULL (through MPI_COMM_WORLD's handler)
+ *
+ * Not errors: waitsome with timeout 0 (and 10 ms) and nothing set returns
+ * MPI_SUCCESS with MPIX_NOTIFY_NONE; MPI_PROC_NULL as target succeeds and
+ * notifies nobody.  notify_errors_gen.c: the generic path.
+ */
+#include "notify_common.h"
+
+#define WIN_BYTES 1024
+
+static int ibuf[8];
+
+/* read/put/get/accumulate-notify with the given arguments, each expected
+ * to fail with cls. */
+static void all_ops(nwin_t *w, int count, MPI_Datatype type, int target, MPI_Aint disp, int id,
+                    int cls)
+{
+    CHECK_ERR(MPIX_Win_read_notify(ibuf, count, type, target, disp, count, type, id, w->win), cls);
+    CHECK_ERR(MPIX_Put_notify(ibuf, count, type, target, disp, count, type, id, w->win), cls);
+    CHECK_ERR(MPIX_Get_notify(ibuf, count, type, target, disp, count, type, id, w->win), cls);
+    CHECK_ERR(MPIX_Accumulate_notify(ibuf, count, type, target, disp, count, type, MPI_SUM, id,
+                                     w->win), cls);
+}
+
+static void consumer_errors(nwin_t *w, int n)
+{
+    MPI_Count v;
+    MPI_Request req = MPI_REQUEST_NULL;
+    int id;
+    for (int bad = 0; bad < 2; ++bad) {
+        int b = bad ? n : -1;
+        CHECK_ERR(MPIX_Win_notify_reset(w->win, b, &v), MPI_ERR_ARG);
+        CHECK_ERR(MPIX_Win_get_notify_value(w->win, b, &v), MPI_ERR_ARG);
+        CHECK_ERR(MPIX_Win_notify_init(w->win, b, &req), MPI_ERR_ARG);
+        if (MPI_REQUEST_NULL != req) {
+            MPI_Request_free(&req);
+        }
+    }
+    CHECK_ERR(MPIX_Win_notify_waitsome(w->win, -1, 4, 0, &id), MPI_ERR_ARG);
+    CHECK_ERR(MPIX_Win_notify_waitsome(w->win, n - 2, 3, 0, &id), MPI_ERR_ARG);
+    CHECK_ERR(MPIX_Win_notify_waitsome(w->win, 0, 0, 0, &id), MPI_ERR_ARG);
+    CHECK_ERR(MPIX_Win_notify_waitsome(w->win, 0, 4, -2, &id), MPI_ERR_ARG);
+    CHECK_ERR(MPIX_Win_notify_waitsome(w->win, 0, 4, -1000, &id), MPI_ERR_ARG);
+
+    /* not errors */
+    int before = err_handler_calls;
+    id = -7;
+    OK(MPIX_Win_notify_waitsome(w->win, 0, n, 0, &id));
+    CHECK(MPIX_NOTIFY_NONE == id);
+    id = -7;
+    OK(MPIX_Win_notify_waitsome(w->win, 100, 50, 10, &id));
+    CHECK(MPIX_NOTIFY_NONE == id);
+    CHECK(before == err_handler_calls);
+}
+
+static void one_flavor(int f, MPI_Errhandler eh)
+{
+    nwin_t w;
+    int n, other = right;
+    MPI_Aint end;
+
+    int failed_before = ompix_test_failures;
+    nwin_open(&w, f, WIN_BYTES, MPI_COMM_WORLD);
+    notify_prepare_target(w.win);
+    MPI_Win_set_errhandler(w.win, eh);
+    nwin_fill(&w);
+    OK(MPIX_Win_get_num_notify(w.win, &n));
+    end = nwin_disp(&w, other, WIN_BYTES);
+
+    /* no epoch */
+    all_ops(&w, 1, MPI_INT, other, nwin_disp(&w, other, 0), 3, MPI_ERR_RMA_SYNC);
+    consumer_errors(&w, n);
+
+    /* an epoch to one rank only */
+    if (other != rank) {
+        OK(MPI_Win_lock(MPI_LOCK_SHARED, other, 0, w.win));
+        all_ops(&w, 1, MPI_INT, rank, nwin_disp(&w, rank, 0), 3, MPI_ERR_RMA_SYNC);
+        OK(MPI_Win_unlock(other, w.win));
+    }
+
+    OK(MPI_Win_lock_all(0, w.win));
+    all_ops(&w, 1, MPI_INT, other, nwin_disp(&w, other, 0), -1, MPI_ERR_ARG);
+    all_ops(&w, 1, MPI_INT, other, nwin_disp(&w, other, 0), n, MPI_ERR_ARG);
+    all_ops(&w, 1, MPI_INT, size, nwin_disp(&w, other, 0), 3, MPI_ERR_RANK);
+    all_ops(&w, 1, MPI_INT, -5, nwin_disp(&w, other, 0), 3, MPI_ERR_RANK);
+    all_ops(&w, 1, MPI_INT, other, end, 3, MPI_ERR_RMA_RANGE);
+    all_ops(&w, 2, MPI_INT, other, end - 4, 3, MPI_ERR_RMA_RANGE);
+    if (NF_DYNAMIC == f) {
+        all_ops(&w, 1, MPI_INT, other, end + 4096, 3, MPI_ERR_RMA_RANGE);
+    }
+    all_ops(&w, -1, MPI_INT, other, nwin_disp(&w, other, 0), 3, MPI_ERR_COUNT);
+    all_ops(&w, 1, MPI_DATATYPE_NULL, other, nwin_disp(&w, other, 0), 3, MPI_ERR_TYPE);
+    CHECK_ERR(MPIX_Accumulate_notify(ibuf, 1, MPI_INT, other, nwin_disp(&w, other, 0), 1,
+                                     MPI_INT, MPI_OP_NULL, 3, w.win), MPI_ERR_OP);
+    consumer_errors(&w, n);
+
+    /* MPI_PROC_NULL: success, nobody notified (slot 7 everywhere) */
+    int before = err_handler_calls;
+    OK(MPIX_Win_read_notify(ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, 7, w.win));
+    OK(MPIX_Put_notify(ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, 7, w.win));
+    OK(MPIX_Get_notify(ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, 7, w.win));
+    OK(MPIX_Accumulate_notify(ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, MPI_SUM, 7, w.win));
+    CHECK(before == err_handler_calls);
+    OK(MPI_Win_flush_all(w.win));
+
+    /* the window still works after all that */
+    int id;
+    MPI_Count c;
+    ibuf[0] = -1;
+    OK(MPIX_Win_read_notify(ibuf, 1, MPI_INT, other, nwin_disp(&w, other, 8), 1, MPI_INT, 9,
+                            w.win));
+    if (notify_take(w.win, 9, 1, &id, &c)) {
+        int want;
+        memcpy(&want, (unsigned char[4]) {pat(other, 8), pat(other, 9), pat(other, 10),
+                                          pat(other, 11)}, 4);
+        CHECK(9 == id && 1 == c && want == ibuf[0]);
+    } else {
+        notify_fail("%s %s: read_notify after the errors never notified", PATH_NAME, nf_name[f]);
+    }
+    OK(MPI_Win_unlock_all(w.win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    notify_check_empty(w.win, 0, 16, "MPI_PROC_NULL and failed calls notify nobody");
+
+    CHECK_ERR(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, 0), MPI_ERR_ARG);
+    CHECK_ERR(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, -1), MPI_ERR_ARG);
+    nwin_close(&w);
+    if (ompix_test_failures != failed_before) {
+        notify_fail("%s path, %s window: the %d failed checks above", PATH_NAME, nf_name[f],
+                    ompix_test_failures - failed_before);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Errhandler eh;
+    int n = 0;
+    ompix_test_init(&argc, &argv);
+    eh = counting_win_errhandler();
+    for (int f = 0; f < NF_COUNT; ++f) {
+        one_flavor(f, eh);
+    }
+    MPI_Errhandler_free(&eh);
+
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK_CLASS(MPIX_Win_get_num_notify(MPI_WIN_NULL, &n), MPI_ERR_WIN);
+    CHECK_CLASS(MPIX_Win_notify_waitsome(MPI_WIN_NULL, 0, 1, 0, &n), MPI_ERR_WIN);
+    return ompix_test_finish("notify_errors");
+}

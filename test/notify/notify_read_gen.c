@@ -1,0 +1,9 @@
+/*
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc sm,pt2pt"
+ *
+ * notify_read.c on the generic path: osc/rdma2 is not in the osc list, so the
+ * extension builds notified RMA from standard one-sided calls of osc sm
+ * (allocate windows) and osc pt2pt (create and dynamic windows).
+ */
+#define NOTIFY_GENERIC 1
+#include "notify_read.c"
