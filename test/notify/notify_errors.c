@@ -19,13 +19,62 @@
  *
  * Not errors: waitsome with timeout 0 (and 10 ms) and nothing set returns
  * MPI_SUCCESS with MPIX_NOTIFY_NONE; MPI_PROC_NULL as target succeeds and
- * notifies nobody.  notify_errors_gen.c: the generic path.
+ * notifies nobody.  No failed call writes anything: every rank's window
+ * part still holds its pattern at the end (a put past one rank's part of
+ * a shared segment lands in the next rank's).  A shared window
+ * (MPI_Win_allocate_shared, always the generic path on osc/sm): range
+ * errors before and after MPIX_Win_set_num_notify.
+ *
+ * notify_errors_gen.c: the generic path, which guarantees less, so it
+ * expects less (see gen_sync_class and one_flavor):
+ *  - MPI_ERR_RMA_SYNC only where the window's component reports it for its
+ *    own MPI_Get (osc/pt2pt does; osc/sm checks no epochs): the generic
+ *    path issues the component's operations and cannot see epochs the
+ *    component does not track.  Where the component reports nothing, the
+ *    calls are not made (they would run).
+ *  - no range check on dynamic windows (the generic path cannot see the
+ *    attached regions, and osc/pt2pt does not check them: those calls
+ *    would write outside the buffer, so they are not made).
  */
 #include "notify_common.h"
 
 #define WIN_BYTES 1024
 
 static int ibuf[8];
+
+/* Flavors whose epoch errors were checked; the generic variant must have
+ * found at least one component that reports them. */
+static int sync_checked;
+
+/* The class the notified calls must return for an access to target at
+ * disp in the current epoch state: MPI_ERR_RMA_SYNC on osc/rdma2; on the
+ * generic path whatever the component's own MPI_Get returns there
+ * (MPI_SUCCESS: it checks nothing, and the caller skips the calls). */
+static int gen_sync_class(nwin_t *w, int target, MPI_Aint disp)
+{
+    int probe = 0, cls, before = err_handler_calls;
+    if (!NOTIFY_GENERIC) {
+        return MPI_ERR_RMA_SYNC;
+    }
+    cls = err_class(MPI_Get(&probe, 1, MPI_INT, target, disp, 1, MPI_INT, w->win));
+    CHECK(err_handler_calls == before + (MPI_SUCCESS != cls));
+    CHECK(MPI_SUCCESS == cls || MPI_ERR_RMA_SYNC == cls);
+    return cls;
+}
+
+/* No failed call wrote anything into this rank's part. */
+static void check_pattern(nwin_t *w, const char *what)
+{
+    OK(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, w->win));
+    for (MPI_Aint i = 0; i < w->bytes; ++i) {
+        if (w->base[i] != pat(rank, i)) {
+            notify_fail("%s %s: byte %ld of this rank's part overwritten (%d, not %d)",
+                        PATH_NAME, what, (long) i, w->base[i], pat(rank, i));
+            break;
+        }
+    }
+    OK(MPI_Win_unlock(rank, w->win));
+}
 
 /* read/put/get/accumulate-notify with the given arguments, each expected
  * to fail with cls. */
@@ -85,13 +134,20 @@ static void one_flavor(int f, MPI_Errhandler eh)
     end = nwin_disp(&w, other, WIN_BYTES);
 
     /* no epoch */
-    all_ops(&w, 1, MPI_INT, other, nwin_disp(&w, other, 0), 3, MPI_ERR_RMA_SYNC);
+    int sync = gen_sync_class(&w, other, nwin_disp(&w, other, 0));
+    if (MPI_SUCCESS != sync) {
+        all_ops(&w, 1, MPI_INT, other, nwin_disp(&w, other, 0), 3, sync);
+        sync_checked++;
+    }
     consumer_errors(&w, n);
 
     /* an epoch to one rank only */
     if (other != rank) {
         OK(MPI_Win_lock(MPI_LOCK_SHARED, other, 0, w.win));
-        all_ops(&w, 1, MPI_INT, rank, nwin_disp(&w, rank, 0), 3, MPI_ERR_RMA_SYNC);
+        sync = gen_sync_class(&w, rank, nwin_disp(&w, rank, 0));
+        if (MPI_SUCCESS != sync) {
+            all_ops(&w, 1, MPI_INT, rank, nwin_disp(&w, rank, 0), 3, sync);
+        }
         OK(MPI_Win_unlock(other, w.win));
     }
 
@@ -100,9 +156,11 @@ static void one_flavor(int f, MPI_Errhandler eh)
     all_ops(&w, 1, MPI_INT, other, nwin_disp(&w, other, 0), n, MPI_ERR_ARG);
     all_ops(&w, 1, MPI_INT, size, nwin_disp(&w, other, 0), 3, MPI_ERR_RANK);
     all_ops(&w, 1, MPI_INT, -5, nwin_disp(&w, other, 0), 3, MPI_ERR_RANK);
-    all_ops(&w, 1, MPI_INT, other, end, 3, MPI_ERR_RMA_RANGE);
-    all_ops(&w, 2, MPI_INT, other, end - 4, 3, MPI_ERR_RMA_RANGE);
-    if (NF_DYNAMIC == f) {
+    if (!(NOTIFY_GENERIC && NF_DYNAMIC == f)) {
+        all_ops(&w, 1, MPI_INT, other, end, 3, MPI_ERR_RMA_RANGE);
+        all_ops(&w, 2, MPI_INT, other, end - 4, 3, MPI_ERR_RMA_RANGE);
+    }
+    if (!NOTIFY_GENERIC && NF_DYNAMIC == f) {
         all_ops(&w, 1, MPI_INT, other, end + 4096, 3, MPI_ERR_RMA_RANGE);
     }
     all_ops(&w, -1, MPI_INT, other, nwin_disp(&w, other, 0), 3, MPI_ERR_COUNT);
@@ -137,6 +195,7 @@ static void one_flavor(int f, MPI_Errhandler eh)
     OK(MPI_Win_unlock_all(w.win));
     MPI_Barrier(MPI_COMM_WORLD);
     notify_check_empty(w.win, 0, 16, "MPI_PROC_NULL and failed calls notify nobody");
+    check_pattern(&w, nf_name[f]);
 
     CHECK_ERR(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, 0), MPI_ERR_ARG);
     CHECK_ERR(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, -1), MPI_ERR_ARG);
@@ -145,6 +204,54 @@ static void one_flavor(int f, MPI_Errhandler eh)
         notify_fail("%s path, %s window: the %d failed checks above", PATH_NAME, nf_name[f],
                     ompix_test_failures - failed_before);
     }
+}
+
+/* A shared window: osc/sm's shared_query gives the generic path every
+ * target's size even before MPIX_Win_set_num_notify (read_notify needs no
+ * set_num_notify); after it, every call.  Rank parts are contiguous, so a
+ * put past one is a write into the next: check_pattern sees it. */
+static void shared_window(MPI_Errhandler eh)
+{
+    nwin_t w;
+    MPI_Comm node;
+    int me, n;
+
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &me);
+    MPI_Comm_size(node, &n);
+    int other = (me + 1) % n;
+    if (n != size) {
+        /* check_pattern and the fill below use world ranks */
+        MPI_Comm_free(&node);
+        return;
+    }
+    memset(&w, 0, sizeof w);
+    w.bytes = WIN_BYTES;
+    OK(MPI_Win_allocate_shared(WIN_BYTES, 1, MPI_INFO_NULL, node, &w.base, &w.win));
+    MPI_Win_set_errhandler(w.win, eh);
+    OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w.win));
+    for (MPI_Aint i = 0; i < WIN_BYTES; ++i) {
+        w.base[i] = pat(rank, i);
+    }
+    OK(MPI_Win_unlock(rank, w.win));
+    MPI_Barrier(node);
+
+    OK(MPI_Win_lock_all(0, w.win));
+    CHECK_ERR(MPIX_Win_read_notify(ibuf, 1, MPI_INT, other, WIN_BYTES, 1, MPI_INT, 3, w.win),
+              MPI_ERR_RMA_RANGE);
+    CHECK_ERR(MPIX_Win_read_notify(ibuf, 2, MPI_INT, other, WIN_BYTES - 4, 2, MPI_INT, 3,
+                                   w.win), MPI_ERR_RMA_RANGE);
+    OK(MPI_Win_unlock_all(w.win));
+    OK(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, 64));
+    OK(MPI_Win_lock_all(0, w.win));
+    all_ops(&w, 1, MPI_INT, other, WIN_BYTES, 3, MPI_ERR_RMA_RANGE);
+    all_ops(&w, 2, MPI_INT, other, WIN_BYTES - 4, 3, MPI_ERR_RMA_RANGE);
+    OK(MPI_Win_unlock_all(w.win));
+    MPI_Barrier(node);
+    notify_check_empty(w.win, 0, 64, "shared window: failed calls notify nobody");
+    check_pattern(&w, "shared");
+    OK(MPI_Win_free(&w.win));
+    MPI_Comm_free(&node);
 }
 
 int main(int argc, char **argv)
@@ -156,6 +263,8 @@ int main(int argc, char **argv)
     for (int f = 0; f < NF_COUNT; ++f) {
         one_flavor(f, eh);
     }
+    CHECK(NOTIFY_GENERIC ? sync_checked >= 1 : NF_COUNT == sync_checked);
+    shared_window(eh);
     MPI_Errhandler_free(&eh);
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

@@ -3,7 +3,7 @@
  *
  * Notified RMA on any osc component (sm, rdma, pt2pt, ucx): the generic
  * table, built from the window module's own entry points.  Why it looks
- * the way it does (NOTIFY-GENERIC.md has the whole story):
+ * the way it does (README-design.md, "Generic path", has the whole story):
  *  - read_notify: an rget whose completion adds 1 to the local slot (our
  *    opal_progress callback, or right after the flush/unlock that
  *    completed it); in active-target epochs, where osc/ucx refuses rget, a
@@ -13,6 +13,9 @@
  *    MPIX_Win_set_num_notify creates; the target's persistent wildcard
  *    receive is drained by the same progress callback.  In active epochs
  *    the message leaves once fence/complete returned.
+ * Target ranges are checked here before anything is issued (the stock
+ * components do not check them): sizes from osc_win_shared_query or from
+ * an allgather in MPIX_Win_set_num_notify.
  * To see epochs close we wrap the closing entry points of the window's
  * module (a struct per window in every stock component), keeping the
  * originals in the per-window state, which hangs off a window attribute.
@@ -23,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "opal/class/opal_list.h"
 #include "opal/runtime/opal_progress.h"
@@ -81,6 +85,13 @@ typedef struct ompix_notify_gen_item_t {
 
 static OBJ_CLASS_INSTANCE(ompix_notify_gen_item_t, opal_list_item_t, NULL, NULL);
 
+/* A target's window size in bytes and displacement unit (two int64s: one
+ * allgather carries them); size -1 while unknown. */
+typedef struct ompix_notify_gen_extent_t {
+    int64_t size;
+    int64_t disp_unit;
+} ompix_notify_gen_extent_t;
+
 typedef struct ompix_notify_gen_win_t {
     opal_list_item_t super;           /* in ompix_notify_gen_wins */
     ompi_win_t *win;
@@ -103,6 +114,11 @@ typedef struct ompix_notify_gen_win_t {
      * communicator exists: set_num_notify and free drain by them. */
     int64_t *sent;
     volatile int64_t received;
+    /* Each target's size and unit, for the range check (one per rank of
+     * the window's group); known from osc_win_shared_query or from the
+     * allgather of set_num_notify.  no_query: shared_query refused once. */
+    ompix_notify_gen_extent_t *extents;
+    bool no_query;
     bool listed;
     /* The module's entry points as they were before we wrapped them. */
     ompi_osc_base_module_t orig;
@@ -335,6 +351,7 @@ static int ompix_notify_gen_attr_delete(MPI_Win win, int keyval, void *attr, voi
     OBJ_DESTRUCT(&w->lock);
     free(w->slots);
     free(w->sent);
+    free(w->extents);
     free(w);
     return MPI_SUCCESS;
 }
@@ -395,7 +412,7 @@ static int ompix_notify_gen_create(ompi_win_t *win, ompix_notify_gen_win_t **out
 {
     ompix_notify_gen_win_t *w = calloc(1, sizeof(*w));
     bool shared = (ompix_notify_gen_free == win->w_osc_module->osc_free);
-    int rc;
+    int rc, i, n = ompi_group_size(win->w_group);
 
     if (NULL == w) {
         return OMPI_ERR_OUT_OF_RESOURCE;
@@ -403,12 +420,17 @@ static int ompix_notify_gen_create(ompi_win_t *win, ompix_notify_gen_win_t **out
     w->win = win;
     w->num = OMPIX_NOTIFY_DEFAULT_SLOTS;
     w->slots = calloc(w->num, sizeof(*w->slots));
+    w->extents = calloc(n, sizeof(*w->extents));
+    for (i = 0; NULL != w->extents && i < n; ++i) {
+        w->extents[i].size = -1;
+    }
     OBJ_CONSTRUCT(&w->super, opal_list_item_t);
     OBJ_CONSTRUCT(&w->lock, opal_mutex_t);
     OBJ_CONSTRUCT(&w->reads, opal_list_t);
     OBJ_CONSTRUCT(&w->epoch, opal_list_t);
     OBJ_CONSTRUCT(&w->sends, opal_list_t);
-    rc = (NULL == w->slots) ? OMPI_ERR_OUT_OF_RESOURCE : ompix_notify_gen_wrap(w);
+    rc = (NULL == w->slots || NULL == w->extents) ? OMPI_ERR_OUT_OF_RESOURCE
+                                                  : ompix_notify_gen_wrap(w);
     if (OMPI_SUCCESS == rc) {
         rc = ompi_attr_set_c(WIN_ATTR, win, &win->w_keyhash, ompix_notify_gen_keyval, w, false);
         if (OMPI_SUCCESS != rc && !shared) {
@@ -418,6 +440,7 @@ static int ompix_notify_gen_create(ompi_win_t *win, ompix_notify_gen_win_t **out
     if (OMPI_SUCCESS != rc) {
         OBJ_DESTRUCT(&w->lock);
         free(w->slots);
+        free(w->extents);
         free(w);
         return rc;
     }
@@ -709,6 +732,106 @@ static int ompix_notify_gen_free(struct ompi_win_t *win)
     return orig_free(win);
 }
 
+/* Target ranges ------------------------------------------------------------ */
+
+/* Collective (set_num_notify, right after the hidden communicator exists):
+ * every process's window size and displacement unit.  Dynamic windows
+ * have no static size: nothing to gather. */
+static int ompix_notify_gen_extents_gather(ompix_notify_gen_win_t *w)
+{
+    ompix_notify_gen_extent_t mine = { .size = -1, .disp_unit = 1 }, *all;
+    MPI_Aint size = 0;
+    MPI_Fint unit = 1;
+    int flag_size = 0, flag_unit = 0, n = ompi_comm_size(w->comm), rc;
+
+    if (MPI_WIN_FLAVOR_DYNAMIC == w->win->w_flavor) {
+        return OMPI_SUCCESS;
+    }
+    (void) ompi_attr_get_aint(w->win->w_keyhash, MPI_WIN_SIZE, &size, &flag_size);
+    (void) ompi_attr_get_fint(w->win->w_keyhash, MPI_WIN_DISP_UNIT, &unit, &flag_unit);
+    if (flag_size && flag_unit) {
+        mine.size = size;
+        mine.disp_unit = unit;
+    }
+    if (NULL == (all = malloc((size_t) n * sizeof(*all)))) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    rc = w->comm->c_coll->coll_allgather(&mine, 2, &ompi_mpi_int64_t.dt, all, 2,
+                                         &ompi_mpi_int64_t.dt, w->comm,
+                                         w->comm->c_coll->coll_allgather_module);
+    if (OMPI_SUCCESS == rc) {
+        /* The hidden communicator's ranks are the window's. */
+        opal_mutex_lock(&w->lock);
+        memcpy(w->extents, all, (size_t) n * sizeof(*all));
+        opal_mutex_unlock(&w->lock);
+    }
+    free(all);
+    return rc;
+}
+
+/* Target's size and unit, if known: gathered, or asked of the module's
+ * osc_win_shared_query (osc/sm's shared windows; it refuses every other
+ * flavor, and the other stock components have none) and kept. */
+static bool ompix_notify_gen_extent(ompix_notify_gen_win_t *w, int target,
+                                    ompix_notify_gen_extent_t *out)
+{
+    ompi_osc_base_module_win_shared_query_fn_t query = w->orig.osc_win_shared_query;
+    size_t size;
+    int unit;
+    void *base;
+    bool known;
+
+    if (MPI_WIN_FLAVOR_DYNAMIC == w->win->w_flavor || target < 0 ||
+        target >= ompi_group_size(w->win->w_group)) {
+        return false;
+    }
+    opal_mutex_lock(&w->lock);
+    if (w->extents[target].size < 0 && !w->no_query && NULL != query) {
+        if (OMPI_SUCCESS == query(w->win, target, &size, &unit, &base)) {
+            w->extents[target].size = (int64_t) size;
+            w->extents[target].disp_unit = unit;
+        } else {
+            w->no_query = true;
+        }
+    }
+    *out = w->extents[target];
+    known = out->size >= 0;
+    opal_mutex_unlock(&w->lock);
+    return known;
+}
+
+/* MPI_ERR_RMA_RANGE when (disp, count, dt) leaves the target's window,
+ * before anything is issued (osc/sm would write past the window, the
+ * others do not check either): the bytes the datatype touches, true lb
+ * and true extent, as osc/rdma2 checks them.  Unknown sizes pass. */
+static int ompix_notify_gen_range(ompix_notify_gen_win_t *w, int target, MPI_Aint disp,
+                                  int count, ompi_datatype_t *dt)
+{
+    ompix_notify_gen_extent_t ext;
+    ptrdiff_t lb, extent, true_lb, true_extent;
+    int64_t lo, hi;
+
+    if (0 == count || !ompix_notify_gen_extent(w, target, &ext)) {
+        return MPI_SUCCESS;
+    }
+    /* Keeps disp * unit from overflowing (such a displacement is past any
+     * window anyway). */
+    if (disp < 0 || ext.disp_unit < 0 ||
+        (ext.disp_unit > 0 && disp > (INT64_MAX >> 2) / ext.disp_unit)) {
+        return MPI_ERR_RMA_RANGE;
+    }
+    ompi_datatype_get_extent(dt, &lb, &extent);
+    ompi_datatype_get_true_extent(dt, &true_lb, &true_extent);
+    lo = (int64_t) disp * ext.disp_unit + true_lb;
+    hi = lo + true_extent;
+    if (extent >= 0) {
+        hi += (int64_t) (count - 1) * extent;
+    } else {
+        lo += (int64_t) (count - 1) * extent;
+    }
+    return (lo < 0 || hi > ext.size) ? MPI_ERR_RMA_RANGE : MPI_SUCCESS;
+}
+
 /* The table ---------------------------------------------------------------- */
 
 static int ompix_notify_gen_notify_slots(MPI_Win win, int64_t **slots, int *num)
@@ -780,6 +903,10 @@ static int ompix_notify_gen_read_notify(void *origin_addr, int origin_count, MPI
     if (id >= w->num) {
         return MPI_ERR_ARG;
     }
+    rc = ompix_notify_gen_range(w, target_rank, target_disp, target_count, target_type);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
     rc = win->w_osc_module->osc_rget(origin_addr, origin_count, origin_type, target_rank,
                                      target_disp, target_count, target_type, win, &req);
     if (OMPI_SUCCESS == rc) {
@@ -799,8 +926,11 @@ static int ompix_notify_gen_read_notify(void *origin_addr, int origin_count, MPI
 }
 
 /* Before a target-notified operation: the state, the hidden communicator
- * (without it: MPI_ERR_RMA_SYNC, the call's precondition is missing). */
-static int ompix_notify_gen_target_prepare(MPI_Win win, int id, ompix_notify_gen_win_t **out)
+ * (without it: MPI_ERR_RMA_SYNC, the call's precondition is missing), the
+ * id, the target range. */
+static int ompix_notify_gen_target_prepare(MPI_Win win, int id, int target_rank,
+                                           MPI_Aint target_disp, int target_count,
+                                           MPI_Datatype target_type, ompix_notify_gen_win_t **out)
 {
     ompix_notify_gen_win_t *w;
     int rc = ompix_notify_gen_get(win, &w);
@@ -822,7 +952,7 @@ static int ompix_notify_gen_target_prepare(MPI_Win win, int id, ompix_notify_gen
         return MPI_ERR_ARG;
     }
     *out = w;
-    return MPI_SUCCESS;
+    return ompix_notify_gen_range(w, target_rank, target_disp, target_count, target_type);
 }
 
 /* After a target-notified operation was issued (rc): flush the target and
@@ -849,7 +979,8 @@ static int ompix_notify_gen_put_notify(const void *origin_addr, int origin_count
                                  int target_count, MPI_Datatype target_type, int id, MPI_Win win)
 {
     ompix_notify_gen_win_t *w;
-    int rc = ompix_notify_gen_target_prepare(win, id, &w);
+    int rc = ompix_notify_gen_target_prepare(win, id, target_rank, target_disp, target_count,
+                                             target_type, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
@@ -864,7 +995,8 @@ static int ompix_notify_gen_get_notify(void *origin_addr, int origin_count, MPI_
                                  MPI_Datatype target_type, int id, MPI_Win win)
 {
     ompix_notify_gen_win_t *w;
-    int rc = ompix_notify_gen_target_prepare(win, id, &w);
+    int rc = ompix_notify_gen_target_prepare(win, id, target_rank, target_disp, target_count,
+                                             target_type, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
@@ -881,7 +1013,8 @@ static int ompix_notify_gen_accumulate_notify(const void *origin_addr, int origi
                                         MPI_Win win)
 {
     ompix_notify_gen_win_t *w;
-    int rc = ompix_notify_gen_target_prepare(win, id, &w);
+    int rc = ompix_notify_gen_target_prepare(win, id, target_rank, target_disp, target_count,
+                                             target_type, &w);
 
     if (MPI_SUCCESS != rc) {
         return rc;
@@ -904,8 +1037,14 @@ static int ompix_notify_gen_set_num_notify(MPI_Win win, int num)
     if (MPI_SUCCESS != rc) {
         return rc;
     }
-    if (NULL == w->comm && OMPI_SUCCESS != (rc = ompix_notify_gen_comm_create(w))) {
-        return ompix_notify_gen_err(rc);
+    if (NULL == w->comm) {
+        rc = ompix_notify_gen_comm_create(w);
+        if (OMPI_SUCCESS == rc) {
+            rc = ompix_notify_gen_extents_gather(w);
+        }
+        if (OMPI_SUCCESS != rc) {
+            return ompix_notify_gen_err(rc);
+        }
     }
     if (NULL == (fresh = calloc(num, sizeof(*fresh)))) {
         return MPI_ERR_NO_MEM;
