@@ -5,16 +5,18 @@
  * the PML type, so MPI_Start, MPI_Startall, the Test/Wait family,
  * MPI_Cancel, MPI_Request_free and MPIX_Continue take them as they take
  * Open MPI's own.  MPI_Start arms one; a progress callback, registered
- * while any is armed, takes the count of each armed request's slot with
- * an exchange and completes the request with ompi_request_complete (which
- * is all a continuation attached to it needs).
+ * while any request exists, takes the count of each armed request's slot
+ * with an exchange and completes the request with ompi_request_complete
+ * (which is all a continuation attached to it needs).  Freeing an armed
+ * request does not cancel it: it completes as usual and is released then.
  *
  * A per-window record (a window attribute) keeps the slot array for the
  * poller, so the poller never calls into a table: set_num_notify swaps the
  * array under the lock (resize_begin/end), and the window's destruction
  * (the attribute's delete callback) or an osc/rdma2 free (the window's
  * module pointer changes) turns armed requests into errors rather than
- * reads of freed memory.
+ * reads of freed memory; the destruction completes them (and releases
+ * the freed ones) right away.
  *
  * Locks: `lock` guards the armed list and the records' fields; `init_lock`
  * the creation of a record.  Window attributes are never touched with
@@ -48,6 +50,8 @@ typedef struct ompix_notify_request_t {
     ompix_notify_win_t *wrec;
     int id;
     bool armed;                 /* on the armed list (lock) */
+    bool freed;                 /* by the user while armed or completing (lock) */
+    int completing;             /* completions decided, not yet delivered (lock) */
     struct ompix_notify_request_t *next_done;
 } ompix_notify_request_t;
 static OBJ_CLASS_INSTANCE(ompix_notify_request_t, ompi_request_t, NULL, NULL);
@@ -57,26 +61,33 @@ static struct {
     opal_mutex_t init_lock;
     opal_list_t armed;
     volatile int32_t num_armed;
-    bool registered;            /* our progress callback (lock) */
+    int num_reqs;               /* requests not yet released (lock) */
     int keyval;
 } ompix_notify_req_global = {
     .lock = OPAL_MUTEX_STATIC_INIT,
     .init_lock = OPAL_MUTEX_STATIC_INIT,
     .num_armed = 0,
-    .registered = false,
+    .num_reqs = 0,
     .keyval = MPI_KEYVAL_INVALID,
 };
 static pthread_once_t ompix_notify_req_once = PTHREAD_ONCE_INIT;
 
 static int ompix_notify_progress(void);
+static void ompix_notify_request_disarm_locked(ompix_notify_request_t *req);
+static void ompix_notify_request_finish_locked(ompix_notify_request_t *req, int64_t value,
+                                               int error);
+static void ompix_notify_request_deliver(ompix_notify_request_t *done);
 
 /* ---- per-window records ------------------------------------------------ */
 
 /* Runs when the window is destroyed (after its osc module was freed),
- * under Open MPI's attribute lock. */
+ * under Open MPI's attribute lock.  The window's armed requests complete
+ * with an error here rather than at the next poll: one the user freed has
+ * nobody to make progress for it and would stay allocated otherwise. */
 static int ompix_notify_win_delete(MPI_Win win, int keyval, void *value, void *extra)
 {
     ompix_notify_win_t *wrec = (ompix_notify_win_t *) value;
+    ompix_notify_request_t *done = NULL, *req, *next;
 
     (void) win;
     (void) keyval;
@@ -84,7 +95,16 @@ static int ompix_notify_win_delete(MPI_Win win, int keyval, void *value, void *e
     OPAL_THREAD_LOCK(&ompix_notify_req_global.lock);
     wrec->win = NULL;
     wrec->slots = NULL;
+    OPAL_LIST_FOREACH_SAFE (req, next, &ompix_notify_req_global.armed, ompix_notify_request_t) {
+        if (wrec == req->wrec) {
+            ompix_notify_request_disarm_locked(req);
+            ompix_notify_request_finish_locked(req, 0, MPI_ERR_REQUEST);
+            req->next_done = done;
+            done = req;
+        }
+    }
     OPAL_THREAD_UNLOCK(&ompix_notify_req_global.lock);
+    ompix_notify_request_deliver(done);
     OBJ_RELEASE(wrec);
     return MPI_SUCCESS;
 }
@@ -189,20 +209,32 @@ void ompix_notify_request_resize_end(MPI_Win win, const ompix_notify_ops_t *ops)
 
 /* ---- arming and completing ----------------------------------------------- */
 
-/* lock held. */
-static void ompix_notify_progress_update_locked(void)
+/* The progress callback stays registered while any request exists, not
+ * only while one is armed: (un)registering takes opal's progress lock and
+ * shifts its callback array, too much for every MPI_Start and completion.
+ * With nothing armed the callback returns after one load. */
+static void ompix_notify_progress_count(int delta)
 {
-    bool want = 0 != ompix_notify_req_global.num_armed;
+    int before;
 
-    if (want == ompix_notify_req_global.registered) {
-        return;
-    }
-    ompix_notify_req_global.registered = want;
-    if (want) {
+    OPAL_THREAD_LOCK(&ompix_notify_req_global.lock);
+    before = ompix_notify_req_global.num_reqs;
+    ompix_notify_req_global.num_reqs += delta;
+    if (0 == before) {
         (void) opal_progress_register(ompix_notify_progress);
-    } else {
+    } else if (0 == ompix_notify_req_global.num_reqs) {
         (void) opal_progress_unregister(ompix_notify_progress);
     }
+    OPAL_THREAD_UNLOCK(&ompix_notify_req_global.lock);
+}
+
+/* Drops the user's reference: the handle's, and the window record's. */
+static void ompix_notify_request_release(ompix_notify_request_t *req)
+{
+    OMPI_REQUEST_FINI(&req->super);
+    OBJ_RELEASE(req->wrec);
+    OBJ_RELEASE(req);
+    ompix_notify_progress_count(-1);
 }
 
 /* lock held.  The status of a completion that took `value`, or of one
@@ -216,8 +248,10 @@ static void ompix_notify_request_finish_locked(ompix_notify_request_t *req, int6
     req->super.req_status._cancelled = 0;
     /* MPI_Get_count(status, MPI_COUNT, &c) divides by MPI_COUNT's size. */
     req->super.req_status._ucount = (size_t) value * sizeof(MPI_Count);
-    /* A free between here and the completion leaves the object to us. */
+    /* The completer's reference, so that nothing releases the object
+     * under ompi_request_complete. */
     OBJ_RETAIN(req);
+    req->completing++;
 }
 
 /* lock held.  Takes an armed request off the armed list. */
@@ -226,7 +260,6 @@ static void ompix_notify_request_disarm_locked(ompix_notify_request_t *req)
     opal_list_remove_item(&ompix_notify_req_global.armed, &req->super.super.super);
     req->armed = false;
     ompix_notify_req_global.num_armed--;
-    ompix_notify_progress_update_locked();
 }
 
 /* lock held.  Whether an armed request is done: its slot held a count
@@ -261,12 +294,33 @@ static bool ompix_notify_request_poll_locked(ompix_notify_request_t *req)
 }
 
 /* Outside the lock: completion may run a continuation's callback.  The
- * user cannot start the request again before it is complete, and a free
- * meanwhile only drops the user's reference. */
+ * user cannot start the request again before it is complete.  A request
+ * the user freed before its completion was delivered is released by its
+ * last completion. */
 static void ompix_notify_request_complete(ompix_notify_request_t *req)
 {
+    bool release;
+
     ompi_request_complete(&req->super, true);
+    OPAL_THREAD_LOCK(&ompix_notify_req_global.lock);
+    req->completing--;
+    release = req->freed && 0 == req->completing;
+    OPAL_THREAD_UNLOCK(&ompix_notify_req_global.lock);
+    if (release) {
+        ompix_notify_request_release(req);
+    }
     OBJ_RELEASE(req);
+}
+
+/* Completes a list of finished requests (linked by next_done). */
+static void ompix_notify_request_deliver(ompix_notify_request_t *done)
+{
+    ompix_notify_request_t *next;
+
+    for (; NULL != done; done = next) {
+        next = done->next_done;
+        ompix_notify_request_complete(done);
+    }
 }
 
 static int ompix_notify_progress(void)
@@ -274,7 +328,7 @@ static int ompix_notify_progress(void)
     ompix_notify_request_t *done = NULL, *req, *next;
     int count = 0;
 
-    if (0 == ompix_notify_req_global.num_armed) {
+    if (OPAL_LIKELY(0 == ompix_notify_req_global.num_armed)) {
         return 0;
     }
     /* One poller at a time; the others have other progress to make. */
@@ -286,13 +340,11 @@ static int ompix_notify_progress(void)
             ompix_notify_request_disarm_locked(req);
             req->next_done = done;
             done = req;
+            ++count;
         }
     }
     OPAL_THREAD_UNLOCK(&ompix_notify_req_global.lock);
-    for (; NULL != done; done = next, ++count) {
-        next = done->next_done;
-        ompix_notify_request_complete(done);
-    }
+    ompix_notify_request_deliver(done);
     return count;
 }
 
@@ -324,7 +376,6 @@ static int ompix_notify_request_start(size_t count, ompi_request_t **reqs)
             opal_list_append(&ompix_notify_req_global.armed, &req->super.super.super);
             req->armed = true;
             ompix_notify_req_global.num_armed++;
-            ompix_notify_progress_update_locked();
         }
         OPAL_THREAD_UNLOCK(&ompix_notify_req_global.lock);
         if (done) {
@@ -356,22 +407,25 @@ static int ompix_notify_request_cancel(ompi_request_t *base, int flag)
     return OMPI_SUCCESS;
 }
 
-/* An armed request is withdrawn (its slot keeps its count); a count a
- * started request took and nobody waited for is discarded with it, as
- * MPI_Request_free discards the status of any active operation. */
+/* MPI_Request_free does not cancel an active operation: an armed request
+ * stays armed, takes its slot's next count and completes (a continuation
+ * attached to it runs), and only then is released; so is one whose
+ * completion is under way.  Anything else is released at once.  The count
+ * a freed request takes is discarded with its status, as for any active
+ * operation freed. */
 static int ompix_notify_request_free(ompi_request_t **rptr)
 {
     ompix_notify_request_t *req = (ompix_notify_request_t *) *rptr;
+    bool later;
 
     OPAL_THREAD_LOCK(&ompix_notify_req_global.lock);
-    if (req->armed) {
-        ompix_notify_request_disarm_locked(req);
-    }
+    later = req->armed || 0 != req->completing;
+    req->freed = later;
     OPAL_THREAD_UNLOCK(&ompix_notify_req_global.lock);
     *rptr = MPI_REQUEST_NULL;
-    OMPI_REQUEST_FINI(&req->super);
-    OBJ_RELEASE(req->wrec);
-    OBJ_RELEASE(req);
+    if (!later) {
+        ompix_notify_request_release(req);
+    }
     return OMPI_SUCCESS;
 }
 
@@ -410,7 +464,10 @@ int ompix_notify_request_create(const ompix_notify_ops_t *ops, MPI_Win win, int 
     req->wrec = wrec;
     req->id = id;
     req->armed = false;
+    req->freed = false;
+    req->completing = 0;
     req->next_done = NULL;
+    ompix_notify_progress_count(1);
     *out = &req->super;
     return MPI_SUCCESS;
 }
