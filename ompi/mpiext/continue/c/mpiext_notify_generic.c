@@ -356,6 +356,19 @@ static int ompix_notify_gen_attr_delete(MPI_Win win, int keyval, void *attr, voi
     return MPI_SUCCESS;
 }
 
+/* MPI_Finalize: every window is gone (freeing them is the user's job). */
+static void ompix_notify_gen_finalize(void)
+{
+    opal_progress_unregister(ompix_notify_gen_progress);
+    (void) ompi_attr_free_keyval(WIN_ATTR, &ompix_notify_gen_keyval, false);
+    OBJ_DESTRUCT(&ompix_notify_gen_wins);
+    ompix_notify_gen_inited = false;
+}
+
+static const ompix_notify_cleanup_t ompix_notify_gen_cleanup = {
+    .fn = ompix_notify_gen_finalize,
+};
+
 /* Caller holds ompix_notify_gen_lock. */
 static int ompix_notify_gen_init_once(void)
 {
@@ -374,6 +387,10 @@ static int ompix_notify_gen_init_once(void)
     }
     OBJ_CONSTRUCT(&ompix_notify_gen_wins, opal_list_t);
     ompix_notify_gen_inited = true;
+    rc = ompix_notify_at_finalize(&ompix_notify_gen_cleanup);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
     return opal_progress_register(ompix_notify_gen_progress);
 }
 

@@ -109,11 +109,23 @@ static int ompix_notify_win_delete(MPI_Win win, int keyval, void *value, void *e
     return MPI_SUCCESS;
 }
 
+/* MPI_Finalize: the window keyval goes (windows are gone by then). */
+static void ompix_notify_req_finalize(void)
+{
+    (void) PMPI_Win_free_keyval(&ompix_notify_req_global.keyval);
+}
+
+static const ompix_notify_cleanup_t ompix_notify_req_cleanup = {
+    .fn = ompix_notify_req_finalize,
+};
+
 static void ompix_notify_req_setup(void)
 {
     OBJ_CONSTRUCT(&ompix_notify_req_global.armed, opal_list_t);
-    (void) PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, ompix_notify_win_delete,
-                                  &ompix_notify_req_global.keyval, NULL);
+    if (MPI_SUCCESS == PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, ompix_notify_win_delete,
+                                              &ompix_notify_req_global.keyval, NULL)) {
+        (void) ompix_notify_at_finalize(&ompix_notify_req_cleanup);
+    }
 }
 
 static ompix_notify_win_t *ompix_notify_win_find(MPI_Win win)
