@@ -33,11 +33,43 @@ int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, int id, int64_
     return MPI_SUCCESS;
 }
 
+/* Where the last scan found a slot set.  A pipeline that takes a slot,
+ * resets it and re-issues into it finds its next notification at or just
+ * after that slot (FIFO completion) instead of behind every slot before
+ * it; a slot refilled at once is found again first, as before.  Only a
+ * hint, shared by windows and threads without ordering: any value is
+ * correct (it is clamped to the range), it only moves where the scan of
+ * the whole range starts.  Written only when it changes, on a cache line
+ * of its own, so that threads consuming different ranges do not make the
+ * extension's read-mostly data bounce between cores. */
+static struct {
+    volatile int start;
+    char pad[60];
+} ompix_notify_scan_hint __opal_attribute_aligned__(64);
+
+static inline int ompix_notify_scan_found(int i)
+{
+    if (ompix_notify_scan_hint.start != i) {
+        ompix_notify_scan_hint.start = i;
+    }
+    return i;
+}
+
 static inline int ompix_notify_scan(int64_t *slots, int first, int num)
 {
-    for (int i = first; i < first + num; ++i) {
+    int end = first + num, start = ompix_notify_scan_hint.start;
+
+    if (start < first || start >= end) {
+        start = first;
+    }
+    for (int i = start; i < end; ++i) {
         if (0 != ompix_notify_slot_load(&slots[i])) {
-            return i;
+            return ompix_notify_scan_found(i);
+        }
+    }
+    for (int i = first; i < start; ++i) {
+        if (0 != ompix_notify_slot_load(&slots[i])) {
+            return ompix_notify_scan_found(i);
         }
     }
     return MPIX_NOTIFY_NONE;
@@ -51,12 +83,36 @@ static uint64_t ompix_notify_now_ms(void)
     return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
 }
 
+/* Nothing was set at the first scan: progress and scan again until the
+ * timeout.  Out of line, so that the common case (a slot already set)
+ * does not pay for this loop's frame. */
+static __opal_attribute_noinline__ int ompix_notify_wait_progress(int64_t *slots, int first,
+                                                                  int num, int timeout_ms)
+{
+    uint64_t deadline = 0;
+    int id;
+
+    if (timeout_ms > 0) {
+        deadline = ompix_notify_now_ms() + (uint64_t) timeout_ms;
+    }
+    do {
+        /* Notifications of the generic path and of remote reads arrive
+         * through progress. */
+        opal_progress();
+        id = ompix_notify_scan(slots, first, num);
+        if (MPIX_NOTIFY_NONE != id) {
+            return id;
+        }
+    } while (MPIX_NOTIFY_BLOCK == timeout_ms
+             || (timeout_ms > 0 && ompix_notify_now_ms() < deadline));
+    return MPIX_NOTIFY_NONE;
+}
+
 /* The slot array is fetched once: it stays valid until set_num_notify or
  * the window's free, neither of which may run during the call. */
 int ompix_notify_waitsome(const ompix_notify_ops_t *ops, MPI_Win win, int first, int num,
                           int timeout_ms, int *id)
 {
-    uint64_t deadline = 0;
     int64_t *slots;
     int nslots, rc;
 
@@ -68,22 +124,9 @@ int ompix_notify_waitsome(const ompix_notify_ops_t *ops, MPI_Win win, int first,
         return MPI_ERR_ARG;
     }
     *id = ompix_notify_scan(slots, first, num);
-    if (MPIX_NOTIFY_NONE != *id) {
-        return MPI_SUCCESS;
+    if (OPAL_UNLIKELY(MPIX_NOTIFY_NONE == *id)) {
+        *id = ompix_notify_wait_progress(slots, first, num, timeout_ms);
     }
-    if (timeout_ms > 0) {
-        deadline = ompix_notify_now_ms() + (uint64_t) timeout_ms;
-    }
-    do {
-        /* Notifications of the generic path and of remote reads arrive
-         * through progress. */
-        opal_progress();
-        *id = ompix_notify_scan(slots, first, num);
-        if (MPIX_NOTIFY_NONE != *id) {
-            return MPI_SUCCESS;
-        }
-    } while (MPIX_NOTIFY_BLOCK == timeout_ms
-             || (timeout_ms > 0 && ompix_notify_now_ms() < deadline));
     return MPI_SUCCESS;
 }
 
