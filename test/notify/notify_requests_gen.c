@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=90 mca="osc sm,pt2pt"
+ * ompix-test: np=2,3 tls=shm,tcp pml=ob1,ucx timeout=90 mca="osc sm,pt2pt"
  *
  * notify_requests.c on the generic path: osc/rdma2 is not in the osc list, so the
  * extension builds notified RMA from standard one-sided calls of osc sm
