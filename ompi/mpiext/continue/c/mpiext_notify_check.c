@@ -1,10 +1,8 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * The parameter checks of the notified RMA calls: Open MPI's own for
- * MPI_Put, MPI_Get and MPI_Accumulate (ompi/mpi/c/put.c, accumulate.c), in
- * the same order, then the notification id.  The id's upper bound is the
- * table's to check: it knows the window's slot count.
+ * The out-of-line part of the notified RMA calls' parameter checks
+ * (mpiext_notify_check.h): MPI_Accumulate's datatype/op rule.
  */
 
 #include "ompi_config.h"
@@ -12,15 +10,14 @@
 #include <stdlib.h>
 
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/mpi/c/bindings.h"
 #include "ompi/op/op.h"
 
-#include "mpiext_notify_entry.h"
+#include "mpiext_notify_check.h"
 
 /* MPI_Accumulate's rule for predefined reductions: both datatypes built
  * from one predefined type the op supports.  MPI_REPLACE takes anything. */
-static int ompix_notify_check_op(MPI_Datatype origin_type, MPI_Datatype target_type, MPI_Op op,
-                                 const char *func_name)
+int ompix_notify_check_op(MPI_Datatype origin_type, MPI_Datatype target_type, MPI_Op op,
+                          const char *func_name)
 {
     ompi_datatype_t *origin_dt, *target_dt;
     char *msg = NULL;
@@ -37,42 +34,4 @@ static int ompix_notify_check_op(MPI_Datatype origin_type, MPI_Datatype target_t
     valid = ompi_op_is_valid(op, target_dt, &msg, func_name);
     free(msg);
     return valid ? MPI_SUCCESS : MPI_ERR_OP;
-}
-
-int ompix_notify_check_rma(int origin_count, MPI_Datatype origin_type, int target_rank,
-                           MPI_Aint target_disp, int target_count, MPI_Datatype target_type,
-                           bool acc, MPI_Op op, int id, MPI_Win win, const char *func_name)
-{
-    int rc = MPI_SUCCESS;
-
-    if (ompi_win_invalid(win)) {
-        return MPI_ERR_WIN;
-    }
-    if (origin_count < 0 || target_count < 0) {
-        return MPI_ERR_COUNT;
-    }
-    if (ompi_win_peer_invalid(win, target_rank) && MPI_PROC_NULL != target_rank) {
-        return MPI_ERR_RANK;
-    }
-    if (NULL == target_type || MPI_DATATYPE_NULL == target_type) {
-        return MPI_ERR_TYPE;
-    }
-    if (acc && (NULL == op || MPI_OP_NULL == op || MPI_NO_OP == op
-                || !ompi_op_is_intrinsic(op))) {
-        return MPI_ERR_OP;
-    }
-    if (MPI_WIN_FLAVOR_DYNAMIC != win->w_flavor && target_disp < 0) {
-        return MPI_ERR_DISP;
-    }
-    OMPI_CHECK_DATATYPE_FOR_ONE_SIDED(rc, origin_type, origin_count);
-    if (MPI_SUCCESS == rc) {
-        OMPI_CHECK_DATATYPE_FOR_ONE_SIDED(rc, target_type, target_count);
-    }
-    if (MPI_SUCCESS == rc && acc) {
-        rc = ompix_notify_check_op(origin_type, target_type, op, func_name);
-    }
-    if (MPI_SUCCESS == rc && id < 0) {
-        rc = MPI_ERR_ARG;
-    }
-    return rc;
 }

@@ -17,63 +17,8 @@
 
 #include "mpiext_notify_entry.h"
 
-int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, int id, int64_t **slot)
-{
-    int64_t *slots;
-    int num, rc;
-
-    rc = ops->notify_slots(win, &slots, &num);
-    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
-        return rc;
-    }
-    if (OPAL_UNLIKELY(id < 0 || id >= num)) {
-        return MPI_ERR_ARG;
-    }
-    *slot = &slots[id];
-    return MPI_SUCCESS;
-}
-
-/* Where the last scan found a slot set.  A pipeline that takes a slot,
- * resets it and re-issues into it finds its next notification at or just
- * after that slot (FIFO completion) instead of behind every slot before
- * it; a slot refilled at once is found again first, as before.  Only a
- * hint, shared by windows and threads without ordering: any value is
- * correct (it is clamped to the range), it only moves where the scan of
- * the whole range starts.  Written only when it changes, on a cache line
- * of its own, so that threads consuming different ranges do not make the
- * extension's read-mostly data bounce between cores. */
-static struct {
-    volatile int start;
-    char pad[60];
-} ompix_notify_scan_hint __opal_attribute_aligned__(64);
-
-static inline int ompix_notify_scan_found(int i)
-{
-    if (ompix_notify_scan_hint.start != i) {
-        ompix_notify_scan_hint.start = i;
-    }
-    return i;
-}
-
-static inline int ompix_notify_scan(int64_t *slots, int first, int num)
-{
-    int end = first + num, start = ompix_notify_scan_hint.start;
-
-    if (start < first || start >= end) {
-        start = first;
-    }
-    for (int i = start; i < end; ++i) {
-        if (0 != ompix_notify_slot_load(&slots[i])) {
-            return ompix_notify_scan_found(i);
-        }
-    }
-    for (int i = first; i < start; ++i) {
-        if (0 != ompix_notify_slot_load(&slots[i])) {
-            return ompix_notify_scan_found(i);
-        }
-    }
-    return MPIX_NOTIFY_NONE;
-}
+/* The scan's hint (mpiext_notify_entry.h:ompix_notify_scan). */
+ompix_notify_scan_hint_t ompix_notify_scan_hint = {.start = 0};
 
 static uint64_t ompix_notify_now_ms(void)
 {
@@ -86,8 +31,7 @@ static uint64_t ompix_notify_now_ms(void)
 /* Nothing was set at the first scan: progress and scan again until the
  * timeout.  Out of line, so that the common case (a slot already set)
  * does not pay for this loop's frame. */
-static __opal_attribute_noinline__ int ompix_notify_wait_progress(int64_t *slots, int first,
-                                                                  int num, int timeout_ms)
+int ompix_notify_wait_progress(int64_t *slots, int first, int num, int timeout_ms)
 {
     uint64_t deadline = 0;
     int id;
@@ -106,28 +50,6 @@ static __opal_attribute_noinline__ int ompix_notify_wait_progress(int64_t *slots
     } while (MPIX_NOTIFY_BLOCK == timeout_ms
              || (timeout_ms > 0 && ompix_notify_now_ms() < deadline));
     return MPIX_NOTIFY_NONE;
-}
-
-/* The slot array is fetched once: it stays valid until set_num_notify or
- * the window's free, neither of which may run during the call. */
-int ompix_notify_waitsome(const ompix_notify_ops_t *ops, MPI_Win win, int first, int num,
-                          int timeout_ms, int *id)
-{
-    int64_t *slots;
-    int nslots, rc;
-
-    rc = ops->notify_slots(win, &slots, &nslots);
-    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
-        return rc;
-    }
-    if (OPAL_UNLIKELY(first >= nslots || num > nslots - first)) {
-        return MPI_ERR_ARG;
-    }
-    *id = ompix_notify_scan(slots, first, num);
-    if (OPAL_UNLIKELY(MPIX_NOTIFY_NONE == *id)) {
-        *id = ompix_notify_wait_progress(slots, first, num, timeout_ms);
-    }
-    return MPI_SUCCESS;
 }
 
 /* Requests armed on win must not read the old array while the table

@@ -17,12 +17,14 @@
 #include "mpi.h"
 #include "opal/sys/atomic.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/mca/osc/osc.h"
 #include "ompi/request/request.h"
 #include "ompi/runtime/params.h"
 #include "ompi/win/win.h"
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
 #include "mpiext_continue_c.h"
+#include "mpiext_notify_check.h"
 #include "mpiext_notify_internal.h"
 
 BEGIN_C_DECLS
@@ -34,30 +36,31 @@ typedef struct ompix_notify_dispatch_t {
     int (*serves)(MPI_Win win);     /* NULL: rdma2 not there */
     ompix_notify_ops_t native;
     volatile int32_t looked_up;
+    /* The osc_free of a module serves() accepted: a component's free
+     * identifies its modules, so a module with this free is served the
+     * same way without asking serves() again.  One word, written whole:
+     * threads read the placeholder or a function serves() accepted. */
+    int (*volatile native_free)(struct ompi_win_t *win);
+    /* Likewise the last osc_free serves() refused (the generic path's
+     * windows: one serves() call saved per call there). */
+    int (*volatile generic_free)(struct ompi_win_t *win);
 } ompix_notify_dispatch_t;
 
 extern ompix_notify_dispatch_t ompix_notify_dispatch;
 void ompix_notify_lookup(void);
+const ompix_notify_ops_t *ompix_notify_ops_slow(MPI_Win win);
 
-/* Every entry point calls this once per call: after the first call a load
- * and one serves() call. */
+/* Every entry point calls this once per call: on osc/rdma2's windows, after
+ * the first call, a compare with the osc_free serves() accepted (serves()
+ * is an indirect call into the component, paid per call otherwise). */
 static inline const ompix_notify_ops_t *ompix_notify_ops(MPI_Win win)
 {
-    if (OPAL_UNLIKELY(!ompix_notify_dispatch.looked_up)) {
-        ompix_notify_lookup();
-    }
-    if (NULL != ompix_notify_dispatch.serves && ompix_notify_dispatch.serves(win)) {
+    if (OPAL_LIKELY(NULL != win->w_osc_module
+                    && win->w_osc_module->osc_free == ompix_notify_dispatch.native_free)) {
         return &ompix_notify_dispatch.native;
     }
-    return &ompix_notify_generic_ops;
+    return ompix_notify_ops_slow(win);
 }
-
-/* mpiext_notify_check.c: MPI_Put's parameter checks, MPI_Accumulate's
- * when `acc` (then op is checked too), plus id >= 0.  Returns an MPI error
- * class; the caller reports it with ompix_notify_error. */
-int ompix_notify_check_rma(int origin_count, MPI_Datatype origin_type, int target_rank,
-                           MPI_Aint target_disp, int target_count, MPI_Datatype target_type,
-                           bool acc, MPI_Op op, int id, MPI_Win win, const char *func_name);
 
 /* Reports rc on win's error handler (MPI_ERR_WIN on MPI_COMM_WORLD when win
  * is not a window); MPI_SUCCESS passes through. */
@@ -85,11 +88,96 @@ static inline int64_t ompix_notify_slot_take(int64_t *slot)
                                                          MCA_COMMON_OMPIX_ATOMIC_SWAP, 0);
 }
 
-/* mpiext_notify_consume.c: this process's slot `id` (MPI_ERR_ARG when id
- * is beyond the window's slots). */
-int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, int id, int64_t **slot);
-int ompix_notify_waitsome(const ompix_notify_ops_t *ops, MPI_Win win, int first, int num,
-                          int timeout_ms, int *id);
+/* This process's slot `id` (MPI_ERR_ARG when id is beyond the window's
+ * slots).  Inline: reset and get_notify_value are little else. */
+static inline int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, int id,
+                                    int64_t **slot)
+{
+    int64_t *slots;
+    int num, rc;
+
+    rc = ops->notify_slots(win, &slots, &num);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return rc;
+    }
+    if (OPAL_UNLIKELY(id < 0 || id >= num)) {
+        return MPI_ERR_ARG;
+    }
+    *slot = &slots[id];
+    return MPI_SUCCESS;
+}
+
+/* Where the last scan found a slot set.  A pipeline that takes a slot,
+ * resets it and re-issues into it finds its next notification at or just
+ * after that slot (FIFO completion) instead of behind every slot before
+ * it; a slot refilled at once is found again first, as before.  Only a
+ * hint, shared by windows and threads without ordering: any value is
+ * correct (it is clamped to the range), it only moves where the scan of
+ * the whole range starts.  Written only when it changes, on a cache line
+ * of its own, so that threads consuming different ranges do not make the
+ * extension's read-mostly data bounce between cores. */
+typedef struct ompix_notify_scan_hint_t {
+    volatile int start;
+    char pad[60];
+} __opal_attribute_aligned__(64) ompix_notify_scan_hint_t;
+
+extern ompix_notify_scan_hint_t ompix_notify_scan_hint;
+
+static inline int ompix_notify_scan_found(int i)
+{
+    if (ompix_notify_scan_hint.start != i) {
+        ompix_notify_scan_hint.start = i;
+    }
+    return i;
+}
+
+static inline int ompix_notify_scan(int64_t *slots, int first, int num)
+{
+    int end = first + num, start = ompix_notify_scan_hint.start;
+
+    if (start < first || start >= end) {
+        start = first;
+    }
+    for (int i = start; i < end; ++i) {
+        if (0 != ompix_notify_slot_load(&slots[i])) {
+            return ompix_notify_scan_found(i);
+        }
+    }
+    for (int i = first; i < start; ++i) {
+        if (0 != ompix_notify_slot_load(&slots[i])) {
+            return ompix_notify_scan_found(i);
+        }
+    }
+    return MPIX_NOTIFY_NONE;
+}
+
+/* mpiext_notify_consume.c: nothing was set at the first scan. */
+int ompix_notify_wait_progress(int64_t *slots, int first, int num, int timeout_ms);
+
+/* Inline: the waitsome call is little else when a slot is set.  The slot
+ * array is fetched once: it stays valid until set_num_notify or
+ * the window's free, neither of which may run during the call. */
+static inline int ompix_notify_waitsome(const ompix_notify_ops_t *ops, MPI_Win win, int first,
+                                        int num, int timeout_ms, int *id)
+{
+    int64_t *slots;
+    int nslots, rc;
+
+    rc = ops->notify_slots(win, &slots, &nslots);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return rc;
+    }
+    if (OPAL_UNLIKELY(first >= nslots || num > nslots - first)) {
+        return MPI_ERR_ARG;
+    }
+    *id = ompix_notify_scan(slots, first, num);
+    if (OPAL_UNLIKELY(MPIX_NOTIFY_NONE == *id)) {
+        *id = ompix_notify_wait_progress(slots, first, num, timeout_ms);
+    }
+    return MPI_SUCCESS;
+}
+
+/* mpiext_notify_consume.c */
 int ompix_notify_set_num(const ompix_notify_ops_t *ops, MPI_Win win, int n);
 
 /* mpiext_notify_request.c */

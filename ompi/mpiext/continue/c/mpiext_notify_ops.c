@@ -12,7 +12,17 @@
 
 #include "mpiext_notify_entry.h"
 
-ompix_notify_dispatch_t ompix_notify_dispatch = {.serves = NULL, .looked_up = 0};
+/* What native_free and generic_free hold until they learn one: no
+ * module's osc_free (a NULL one would match NULL). */
+static int ompix_notify_no_free(struct ompi_win_t *win)
+{
+    (void) win;
+    return OMPI_ERR_NOT_SUPPORTED;
+}
+
+ompix_notify_dispatch_t ompix_notify_dispatch = {.serves = NULL, .looked_up = 0,
+                                                .native_free = ompix_notify_no_free,
+                                                .generic_free = ompix_notify_no_free};
 
 /* Once, at the first call of any entry point (the registry's tables live
  * until MPI_Finalize).  Two threads may both get here: they write the
@@ -37,4 +47,25 @@ void ompix_notify_lookup(void)
     }
     opal_atomic_wmb();
     ompix_notify_dispatch.looked_up = 1;
+}
+
+/* A window whose module's free is not the one remembered: the first call on
+ * an rdma2 window, or a window of another component (the generic path). */
+const ompix_notify_ops_t *ompix_notify_ops_slow(MPI_Win win)
+{
+    if (OPAL_UNLIKELY(!ompix_notify_dispatch.looked_up)) {
+        ompix_notify_lookup();
+    }
+    if (NULL != win->w_osc_module
+        && win->w_osc_module->osc_free == ompix_notify_dispatch.generic_free) {
+        return &ompix_notify_generic_ops;
+    }
+    if (NULL != ompix_notify_dispatch.serves && ompix_notify_dispatch.serves(win)) {
+        ompix_notify_dispatch.native_free = win->w_osc_module->osc_free;
+        return &ompix_notify_dispatch.native;
+    }
+    if (NULL != win->w_osc_module) {
+        ompix_notify_dispatch.generic_free = win->w_osc_module->osc_free;
+    }
+    return &ompix_notify_generic_ops;
 }
