@@ -95,7 +95,7 @@ static void ompix_cont_fire_locked(ompix_cont_t *cont)
         cont->queued = true;
         opal_list_append(&cont->creq->ready, &cont->super.super);
     }
-    OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, 1);
+    ompix_cont_global.num_ready++;
 }
 
 static void ompix_cont_fire(ompix_cont_t *cont)
@@ -281,7 +281,7 @@ static bool ompix_cont_op_detach_locked(ompix_cont_op_t *op)
     if (op->watched) {
         opal_list_remove_item(&ompix_cont_global.watch, &op->super);
         op->watched = false;
-        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
+        ompix_cont_global.num_watched--;
     }
     op->needs_run = false;
     return OMPIX_CONT_OP_ARMED == prev || OMPIX_CONT_OP_IDLE == prev;
@@ -497,7 +497,7 @@ static void ompix_cont_run_now(ompix_cont_t *cont)
     cont->queued = false;
     cont->runs_due--;
     cont->running = true;
-    OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, -1);
+    ompix_cont_global.num_ready--;
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
     ompix_cont_run(cont);
 }

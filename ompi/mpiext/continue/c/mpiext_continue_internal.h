@@ -18,6 +18,7 @@
 #include "opal/sys/atomic.h"
 #include "opal/threads/mutex.h"
 #include "ompi/info/info.h"
+#include "ompi/request/grequest.h"
 #include "ompi/request/request.h"
 #include "ompi/runtime/mpiruntime.h"
 
@@ -121,6 +122,8 @@ typedef struct ompix_cont_global_t {
     opal_list_t watch;             /* ops whose completion callback may be missed */
     opal_hash_table_t persistent;  /* ompi_request_t* -> ompix_cont_op_t* for hooked ops */
     opal_free_list_t conts;
+    /* Written under the lock only (no atomics needed); read without it as
+     * a hint by the progress callback. */
     volatile int32_t num_ready; /* continuations queued on any ready list */
     volatile int32_t num_watched;
     ompi_request_fns_t orig_fns;   /* Open MPI's test/wait functions we wrap */
@@ -158,7 +161,20 @@ void ompix_cont_wait_uninstall(void);
 int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **creq);
 int ompix_cont_request_cancel(ompi_request_t *req, int flag);
 bool ompix_cont_request_busy(ompix_cont_request_t *creq);
-void ompix_cont_request_complete(ompix_cont_request_t *creq);
+void ompix_cont_request_complete_slow(ompix_cont_request_t *creq);
+
+/* Outside the lock.  Single-threaded, with nothing attached to the request
+ * and nobody waiting on a sync object, completing it is one store;
+ * everything else goes through ompi_request_complete. */
+static inline void ompix_cont_request_complete(ompix_cont_request_t *creq)
+{
+    if (OPAL_LIKELY(!opal_using_threads() && NULL == creq->super.req_complete_cb
+                    && REQUEST_PENDING == creq->super.req_complete)) {
+        creq->super.req_complete = REQUEST_COMPLETED;
+        return;
+    }
+    ompix_cont_request_complete_slow(creq);
+}
 
 /* Activation and completion run once per continuation: inline. */
 static inline void ompix_cont_request_reset(ompix_cont_request_t *creq)
@@ -403,7 +419,7 @@ static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
     cont->runs_due = 1;
     cont->queued = true;
     opal_list_append(&cont->creq->ready, &cont->super.super);
-    OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, 1);
+    ompix_cont_global.num_ready++;
 }
 
 /* A continuation's state at registration (both registration paths). */
@@ -498,6 +514,124 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
         ompix_cont_run(cont);
     }
     return OMPI_SUCCESS;
+}
+
+/* Running continuations (mpiext_continue_progress.c), inline for the
+ * Test/Wait path. */
+void ompix_cont_wait_for_completer(ompi_request_t *req);
+
+/* The ops of a plain continuation: all done, none persistent, all freed. */
+static inline bool ompix_cont_run_plain_ops(ompix_cont_t *cont)
+{
+    bool failed = cont->failed, threads = opal_using_threads();
+    ompix_cont_op_t *op = cont->ops;
+
+    for (int i = 0; i < cont->num_ops; ++i, ++op) {
+        ompi_request_t *req = op->req;
+
+        if (OPAL_UNLIKELY(threads)) {
+            ompix_cont_wait_for_completer(req);
+        }
+        if (OPAL_UNLIKELY(OMPI_REQUEST_GEN == req->req_type)) {
+            ompi_grequest_invoke_query(req, &req->req_status);
+            if (NULL != cont->statuses) {
+                cont->statuses[op->index] = req->req_status;
+            }
+            failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
+        }
+        op->state = OMPIX_CONT_OP_DETACHED;
+        ompi_request_free(&req);
+    }
+    cont->failed = false;
+    return failed;
+}
+
+static inline void ompix_cont_callback(ompix_cont_t *cont)
+{
+    if (OPAL_UNLIKELY(0 < cont->cbs_ran)) {
+        /* Ran already, in the completion path (async-signal-safe). */
+        OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, -1);
+    } else {
+        cont->cb(cont->statuses, cont->cb_data);
+    }
+}
+
+/* A plain continuation has one round: after it, the continuation is
+ * released and counted out of its continuation request under one lock, and
+ * it goes back (as the request's spare, or to the free list) before the
+ * request completes: a thread woken by that completion may free it at
+ * once. */
+static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_cont_t *cont)
+{
+    ompix_cont_request_t *creq = cont->creq;
+    bool failed = ompix_cont_run_plain_ops(cont);
+    bool complete, kept;
+
+    ompix_cont_callback(cont);
+
+    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    cont->running = false;
+    if (OPAL_UNLIKELY(opal_using_threads())) {
+        ompix_cont_release_locked(cont);     /* an op may still be watched */
+    } else {
+        creq->num_conts--;
+    }
+    kept = ompix_cont_spare_put_locked(creq, cont);
+    complete = ompix_cont_request_deactivate_locked(creq, failed);
+    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    if (!kept) {
+        ompix_cont_release_free(cont);
+    }
+    if (complete) {
+        ompix_cont_request_complete(creq);
+    }
+}
+
+/* Global lock held.  Takes the first continuation of creq that is not
+ * already running on another thread. */
+static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
+{
+    ompix_cont_t *cont;
+
+    OPAL_LIST_FOREACH(cont, &creq->ready, ompix_cont_t) {
+        if (OPAL_UNLIKELY(cont->running)) {
+            continue;
+        }
+        if (0 == --cont->runs_due) {
+            opal_list_remove_item(&creq->ready, &cont->super.super);
+            cont->queued = false;
+        }
+        cont->running = true;
+        ompix_cont_global.num_ready--;
+        return cont;
+    }
+    return NULL;
+}
+
+/* The loop of ompix_cont_drain, inline in Test/Wait on a continuation
+ * request, where it runs once per completed continuation. */
+static inline __opal_attribute_always_inline__ int
+ompix_cont_drain_inline(ompix_cont_request_t *creq, int max)
+{
+    int n = 0;
+
+    while (!opal_list_is_empty(&creq->ready) && (max <= 0 || n < max)) {
+        ompix_cont_t *cont;
+
+        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+        cont = ompix_cont_pop_locked(creq);
+        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        if (NULL == cont) {
+            break;
+        }
+        if (OPAL_LIKELY(cont->plain)) {
+            ompix_cont_run_plain(cont);
+        } else {
+            ompix_cont_run(cont);
+        }
+        n++;
+    }
+    return n;
 }
 
 END_C_DECLS

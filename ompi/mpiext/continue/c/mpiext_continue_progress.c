@@ -39,7 +39,7 @@ static OMPIX_CONT_TLS int ompix_cont_progress_depth = 0;
  * callback runs before the request is marked complete).  Freeing the
  * request, making it inactive or letting the callback restart it must wait
  * until that thread is done with it, which takes a few instructions. */
-static void ompix_cont_wait_for_completer(ompi_request_t *req)
+void ompix_cont_wait_for_completer(ompi_request_t *req)
 {
     if (!opal_using_threads()) {
         return;
@@ -89,94 +89,6 @@ static bool ompix_cont_run_ops(ompix_cont_t *cont)
     return failed;
 }
 
-/* The ops of a plain continuation: all done, none persistent, all freed. */
-static inline bool ompix_cont_run_plain_ops(ompix_cont_t *cont)
-{
-    bool failed = cont->failed, threads = opal_using_threads();
-    ompix_cont_op_t *op = cont->ops;
-
-    for (int i = 0; i < cont->num_ops; ++i, ++op) {
-        ompi_request_t *req = op->req;
-
-        if (OPAL_UNLIKELY(threads)) {
-            ompix_cont_wait_for_completer(req);
-        }
-        if (OPAL_UNLIKELY(OMPI_REQUEST_GEN == req->req_type)) {
-            ompi_grequest_invoke_query(req, &req->req_status);
-            if (NULL != cont->statuses) {
-                cont->statuses[op->index] = req->req_status;
-            }
-            failed |= MPI_SUCCESS != req->req_status.MPI_ERROR;
-        }
-        op->state = OMPIX_CONT_OP_DETACHED;
-        ompi_request_free(&req);
-    }
-    cont->failed = false;
-    return failed;
-}
-
-static inline void ompix_cont_callback(ompix_cont_t *cont)
-{
-    if (OPAL_UNLIKELY(0 < cont->cbs_ran)) {
-        /* Ran already, in the completion path (async-signal-safe). */
-        OPAL_THREAD_ADD_FETCH32(&cont->cbs_ran, -1);
-    } else {
-        cont->cb(cont->statuses, cont->cb_data);
-    }
-}
-
-/* A plain continuation has one round: after it, the continuation is
- * released and counted out of its continuation request under one lock, and
- * it goes back (as the request's spare, or to the free list) before the
- * request completes: a thread woken by that completion may free it at
- * once. */
-static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_cont_t *cont)
-{
-    ompix_cont_request_t *creq = cont->creq;
-    bool failed = ompix_cont_run_plain_ops(cont);
-    bool complete, kept;
-
-    ompix_cont_callback(cont);
-
-    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-    cont->running = false;
-    if (OPAL_UNLIKELY(opal_using_threads())) {
-        ompix_cont_release_locked(cont);     /* an op may still be watched */
-    } else {
-        creq->num_conts--;
-    }
-    kept = ompix_cont_spare_put_locked(creq, cont);
-    complete = ompix_cont_request_deactivate_locked(creq, failed);
-    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-    if (!kept) {
-        ompix_cont_release_free(cont);
-    }
-    if (complete) {
-        ompix_cont_request_complete(creq);
-    }
-}
-
-/* Global lock held.  Takes the first continuation of creq that is not
- * already running on another thread. */
-static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
-{
-    ompix_cont_t *cont;
-
-    OPAL_LIST_FOREACH(cont, &creq->ready, ompix_cont_t) {
-        if (OPAL_UNLIKELY(cont->running)) {
-            continue;
-        }
-        if (0 == --cont->runs_due) {
-            opal_list_remove_item(&creq->ready, &cont->super.super);
-            cont->queued = false;
-        }
-        cont->running = true;
-        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_ready, -1);
-        return cont;
-    }
-    return NULL;
-}
-
 /* Global lock held.  The first ready continuation of any request that is
  * not reserved for polling. */
 static ompix_cont_t *ompix_cont_pop_any_locked(void)
@@ -201,28 +113,11 @@ static ompix_cont_t *ompix_cont_pop_any_locked(void)
     return NULL;
 }
 
-/* See ompix_cont_drain_ready. */
+/* See ompix_cont_drain_ready: the out-of-line copy, for the calls that
+ * are not on the path of a Test/Wait that just found work. */
 int ompix_cont_drain(ompix_cont_request_t *creq, int max)
 {
-    int n = 0;
-
-    while (!opal_list_is_empty(&creq->ready) && (max <= 0 || n < max)) {
-        ompix_cont_t *cont;
-
-        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
-        cont = ompix_cont_pop_locked(creq);
-        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-        if (NULL == cont) {
-            break;
-        }
-        if (cont->plain) {
-            ompix_cont_run_plain(cont);
-        } else {
-            ompix_cont_run(cont);
-        }
-        n++;
-    }
-    return n;
+    return ompix_cont_drain_inline(creq, max);
 }
 
 /* Runs up to max ready continuations of requests not reserved for
@@ -283,7 +178,7 @@ void ompix_cont_watch_add(ompix_cont_op_t *op)
     if (OMPIX_CONT_OP_ARMED == op->state && !op->watched) {
         opal_list_append(&ompix_cont_global.watch, &op->super);
         op->watched = true;
-        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, 1);
+        ompix_cont_global.num_watched++;
     }
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
 }
@@ -294,7 +189,7 @@ void ompix_cont_watch_remove(ompix_cont_op_t *op)
     if (op->watched) {
         opal_list_remove_item(&ompix_cont_global.watch, &op->super);
         op->watched = false;
-        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
+        ompix_cont_global.num_watched--;
     }
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
 }
@@ -317,7 +212,7 @@ static int ompix_cont_watch_scan(void)
             continue;
         }
         op->watched = false;
-        OPAL_THREAD_ADD_FETCH32(&ompix_cont_global.num_watched, -1);
+        ompix_cont_global.num_watched--;
         if (OMPIX_CONT_OP_ARMED == op->state) {
             /* Settled and recorded under the lock: the owner of a
              * persistent request may free it (and detach the op, under

@@ -185,7 +185,7 @@ int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **out)
 
 /* Outside the lock: completing may run the completion callback of a
  * continuation attached to this continuation request, which takes it. */
-void ompix_cont_request_complete(ompix_cont_request_t *creq)
+void ompix_cont_request_complete_slow(ompix_cont_request_t *creq)
 {
     ompi_request_complete(&creq->super, true);
     if (!opal_using_threads()) {

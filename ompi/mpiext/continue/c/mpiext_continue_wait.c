@@ -123,7 +123,7 @@ ompix_cont_test_one(ompi_request_t **rptr, int *completed, ompi_status_public_t 
     int rc, ran;
 
     ompix_cont_polled = creq;
-    ran = ompix_cont_drain_ready(creq, creq->max_poll);
+    ran = ompix_cont_drain_inline(creq, creq->max_poll);
     if (!ompix_cont_test_finished(*rptr, completed, status, &rc)) {
         /* Open MPI's test, for the progress call it makes. */
         rc = OMPIX_CONT_ORIG.req_test(rptr, completed, status);
