@@ -508,7 +508,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
 {
     bool persistent = 0 != (flags & MPIX_CONT_PERSISTENT);
     bool any_active = false;
-    ompix_cont_t *cont = ompix_cont_alloc(creq, count);
+    ompix_cont_t *cont = ompix_cont_alloc(creq, count, opal_using_threads());
     int n = 0;
 
     if (NULL == cont) {

@@ -34,6 +34,22 @@ BEGIN_C_DECLS
 #define OMPIX_CONT_UNROLL
 #endif
 
+/* The global lock for callers that read opal_using_threads() once per MPI
+ * call (it is fixed after MPI_Init): each OPAL_THREAD_LOCK would read it
+ * again, behind every store the compiler cannot see through. */
+#define OMPIX_CONT_LOCK_IF(threads)                         \
+    do {                                                    \
+        if (OPAL_UNLIKELY(threads)) {                       \
+            opal_mutex_lock(&ompix_cont_global.lock);       \
+        }                                                   \
+    } while (0)
+#define OMPIX_CONT_UNLOCK_IF(threads)                       \
+    do {                                                    \
+        if (OPAL_UNLIKELY(threads)) {                       \
+            opal_mutex_unlock(&ompix_cont_global.lock);     \
+        }                                                   \
+    } while (0)
+
 /* Operations tracked inline in a continuation; larger sets allocate. */
 #define OMPIX_CONT_INLINE_OPS 4
 
@@ -130,7 +146,9 @@ typedef struct ompix_cont_global_t {
     bool initialized;
 } ompix_cont_global_t;
 
-extern ompix_cont_global_t ompix_cont_global;
+/* Hidden: only libompix uses it, and hidden data is addressed directly
+ * rather than through the GOT. */
+extern ompix_cont_global_t ompix_cont_global __attribute__((visibility("hidden")));
 
 /* mpiext_continue_progress.c */
 int ompix_cont_global_init(void);
@@ -166,9 +184,9 @@ void ompix_cont_request_complete_slow(ompix_cont_request_t *creq);
 /* Outside the lock.  Single-threaded, with nothing attached to the request
  * and nobody waiting on a sync object, completing it is one store;
  * everything else goes through ompi_request_complete. */
-static inline void ompix_cont_request_complete(ompix_cont_request_t *creq)
+static inline void ompix_cont_request_complete(ompix_cont_request_t *creq, bool threads)
 {
-    if (OPAL_LIKELY(!opal_using_threads() && NULL == creq->super.req_complete_cb
+    if (OPAL_LIKELY(!threads && NULL == creq->super.req_complete_cb
                     && REQUEST_PENDING == creq->super.req_complete)) {
         creq->super.req_complete = REQUEST_COMPLETED;
         return;
@@ -180,7 +198,9 @@ static inline void ompix_cont_request_complete(ompix_cont_request_t *creq)
 static inline void ompix_cont_request_reset(ompix_cont_request_t *creq)
 {
     creq->failed = false;
-    creq->super.req_status = ompi_status_empty;
+    /* Only MPI_ERROR of its status ever changes (the rest stays
+     * ompi_status_empty from creation: nothing else writes it). */
+    creq->super.req_status.MPI_ERROR = MPI_SUCCESS;
     creq->super.req_complete = REQUEST_PENDING;
     opal_atomic_wmb();
     creq->super.req_state = OMPI_REQUEST_ACTIVE;
@@ -206,9 +226,11 @@ static inline void ompix_cont_request_activate(ompix_cont_request_t *creq)
 /* Called with the global lock held after a continuation has run.  Returns
  * true when this was the last one: the caller then completes the request
  * with ompix_cont_request_complete, outside the lock. */
-static inline bool ompix_cont_request_deactivate_locked(ompix_cont_request_t *creq, bool failed)
+static inline bool ompix_cont_request_deactivate_locked(ompix_cont_request_t *creq, bool failed,
+                                                       bool threads)
 {
-    creq->failed |= failed;
+    failed |= creq->failed;
+    creq->failed = failed;
     if (0 != --creq->num_active) {
         return false;
     }
@@ -223,22 +245,22 @@ static inline bool ompix_cont_request_deactivate_locked(ompix_cont_request_t *cr
     }
     /* Only another thread can see the request between here and
      * ompix_cont_request_complete. */
-    creq->completing = opal_using_threads();
-    creq->super.req_status.MPI_ERROR = creq->failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+    creq->completing = threads;
+    creq->super.req_status.MPI_ERROR = failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
     return true;
 }
 
 /* A released continuation with inline ops is kept as its request's spare
  * for the next registration: taken with an atomic swap, put back under
  * the global lock (the continuation request cannot be freed meanwhile). */
-static inline ompix_cont_t *ompix_cont_spare_take(ompix_cont_request_t *creq)
+static inline ompix_cont_t *ompix_cont_spare_take(ompix_cont_request_t *creq, bool threads)
 {
     ompix_cont_t *cont = creq->spare;
 
     if (NULL == cont) {
         return NULL;
     }
-    if (!opal_using_threads()) {
+    if (!threads) {
         creq->spare = NULL;
         return cont;
     }
@@ -282,8 +304,8 @@ static inline int ompix_cont_check_args(MPIX_Continue_cb_function *cb, int flags
         *why = "unknown bits in flags (allowed: MPIX_CONT_IMMEDIATE, MPIX_CONT_PERSISTENT)";
         return MPI_ERR_ARG;
     }
-    if (OPAL_UNLIKELY(NULL == cont_req || MPI_REQUEST_NULL == cont_req
-                      || !ompix_cont_is_request(cont_req))) {
+    /* MPI_REQUEST_NULL fails the cancel-function test too. */
+    if (OPAL_UNLIKELY(NULL == cont_req || !ompix_cont_is_request(cont_req))) {
         *why = "cont_req is not a continuation request (create one with MPIX_Continue_init)";
         return MPI_ERR_REQUEST;
     }
@@ -311,10 +333,6 @@ static inline int ompix_cont_check_op(MPI_Request req, MPI_Request cont_req, boo
         *why = "an operation request is not a valid handle";
         return MPI_ERR_REQUEST;
     }
-    if (params && OPAL_UNLIKELY(cont_req == req)) {
-        *why = "the continuation request cannot be one of its own operations";
-        return MPI_ERR_REQUEST;
-    }
     if (MPI_REQUEST_NULL == req) {
         return MPI_SUCCESS;
     }
@@ -324,6 +342,12 @@ static inline int ompix_cont_check_op(MPI_Request req, MPI_Request cont_req, boo
         return MPI_ERR_REQUEST;
     }
     if (req->req_persistent) {
+        /* Continuation requests are persistent: the check is only needed
+         * here. */
+        if (params && OPAL_UNLIKELY(cont_req == req)) {
+            *why = "the continuation request cannot be one of its own operations";
+            return MPI_ERR_REQUEST;
+        }
         *plain = false;
         return ompix_cont_op_check_state(req, persistent_cont, why);
     }
@@ -385,12 +409,12 @@ void ompix_cont_op_install(ompix_cont_op_t *op);
 ompix_cont_t *ompix_cont_alloc_new(int count);
 
 /* The continuation request's spare if it has one and it fits. */
-static inline ompix_cont_t *ompix_cont_alloc(ompix_cont_request_t *creq, int count)
+static inline ompix_cont_t *ompix_cont_alloc(ompix_cont_request_t *creq, int count, bool threads)
 {
     ompix_cont_t *cont = NULL;
 
     if (OPAL_LIKELY(count <= OMPIX_CONT_INLINE_OPS)) {
-        cont = ompix_cont_spare_take(creq);
+        cont = ompix_cont_spare_take(creq, threads);
     }
     return OPAL_LIKELY(NULL != cont) ? cont : ompix_cont_alloc_new(count);
 }
@@ -450,7 +474,8 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
                           MPIX_Continue_cb_function *cb, void *cb_data, int flags,
                           MPI_Status *statuses)
 {
-    ompix_cont_t *cont = ompix_cont_alloc(creq, count);
+    bool threads = opal_using_threads();
+    ompix_cont_t *cont = ompix_cont_alloc(creq, count, threads);
     ompix_cont_op_t *ops;
     int n = 0, drop = 1;
     bool run_now = false;
@@ -494,12 +519,13 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
     }
     cont->num_ops = n;
 
-    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    OMPIX_CONT_LOCK_IF(threads);
     creq->num_conts++;
     ompix_cont_request_activate(creq);
     /* With no op armed nobody else sees `pending`. */
     if (count + 1 == drop ? (cont->pending = 0, true)
-                          : 0 == OPAL_THREAD_ADD_FETCH32(&cont->pending, -drop)) {
+                          : 0 == (threads ? opal_atomic_add_fetch_32(&cont->pending, -drop)
+                                         : (cont->pending -= drop))) {
         if ((flags & MPIX_CONT_IMMEDIATE) && !creq->enqueue_complete && !creq->poll_only) {
             /* Run here: never queued, so nobody else can take it. */
             cont->armed = false;
@@ -509,7 +535,7 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
             ompix_cont_queue_plain_locked(cont);
         }
     }
-    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    OMPIX_CONT_UNLOCK_IF(threads);
     if (run_now) {
         ompix_cont_run(cont);
     }
@@ -521,12 +547,13 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
 void ompix_cont_wait_for_completer(ompi_request_t *req);
 
 /* The ops of a plain continuation: all done, none persistent, all freed. */
-static inline bool ompix_cont_run_plain_ops(ompix_cont_t *cont)
+static inline bool ompix_cont_run_plain_ops(ompix_cont_t *cont, bool threads)
 {
-    bool failed = cont->failed, threads = opal_using_threads();
+    bool failed = cont->failed;
     ompix_cont_op_t *op = cont->ops;
+    int num_ops = cont->num_ops;
 
-    for (int i = 0; i < cont->num_ops; ++i, ++op) {
+    for (int i = 0; i < num_ops; ++i, ++op) {
         ompi_request_t *req = op->req;
 
         if (OPAL_UNLIKELY(threads)) {
@@ -561,29 +588,30 @@ static inline void ompix_cont_callback(ompix_cont_t *cont)
  * it goes back (as the request's spare, or to the free list) before the
  * request completes: a thread woken by that completion may free it at
  * once. */
-static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_cont_t *cont)
+static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_cont_t *cont,
+                                                                        bool threads)
 {
     ompix_cont_request_t *creq = cont->creq;
-    bool failed = ompix_cont_run_plain_ops(cont);
+    bool failed = ompix_cont_run_plain_ops(cont, threads);
     bool complete, kept;
 
     ompix_cont_callback(cont);
 
-    OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+    OMPIX_CONT_LOCK_IF(threads);
     cont->running = false;
-    if (OPAL_UNLIKELY(opal_using_threads())) {
+    if (OPAL_UNLIKELY(threads)) {
         ompix_cont_release_locked(cont);     /* an op may still be watched */
     } else {
         creq->num_conts--;
     }
     kept = ompix_cont_spare_put_locked(creq, cont);
-    complete = ompix_cont_request_deactivate_locked(creq, failed);
-    OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+    complete = ompix_cont_request_deactivate_locked(creq, failed, threads);
+    OMPIX_CONT_UNLOCK_IF(threads);
     if (!kept) {
         ompix_cont_release_free(cont);
     }
     if (complete) {
-        ompix_cont_request_complete(creq);
+        ompix_cont_request_complete(creq, threads);
     }
 }
 
@@ -613,19 +641,20 @@ static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
 static inline __opal_attribute_always_inline__ int
 ompix_cont_drain_inline(ompix_cont_request_t *creq, int max)
 {
+    bool threads = opal_using_threads();
     int n = 0;
 
     while (!opal_list_is_empty(&creq->ready) && (max <= 0 || n < max)) {
         ompix_cont_t *cont;
 
-        OPAL_THREAD_LOCK(&ompix_cont_global.lock);
+        OMPIX_CONT_LOCK_IF(threads);
         cont = ompix_cont_pop_locked(creq);
-        OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
+        OMPIX_CONT_UNLOCK_IF(threads);
         if (NULL == cont) {
             break;
         }
         if (OPAL_LIKELY(cont->plain)) {
-            ompix_cont_run_plain(cont);
+            ompix_cont_run_plain(cont, threads);
         } else {
             ompix_cont_run(cont);
         }

@@ -147,7 +147,7 @@ void ompix_cont_run(ompix_cont_t *cont)
     bool failed, unused, complete, kept = false;
 
     if (cont->plain) {
-        ompix_cont_run_plain(cont);
+        ompix_cont_run_plain(cont, opal_using_threads());
         return;
     }
     creq = cont->creq;
@@ -162,13 +162,13 @@ void ompix_cont_run(ompix_cont_t *cont)
         ompix_cont_release_locked(cont);
         kept = ompix_cont_spare_put_locked(creq, cont);
     }
-    complete = ompix_cont_request_deactivate_locked(creq, failed);
+    complete = ompix_cont_request_deactivate_locked(creq, failed, opal_using_threads());
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
     if (unused && !kept) {
         ompix_cont_release_free(cont);
     }
     if (complete) {
-        ompix_cont_request_complete(creq);
+        ompix_cont_request_complete(creq, opal_using_threads());
     }
 }
 
