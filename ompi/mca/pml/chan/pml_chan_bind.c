@@ -53,7 +53,7 @@ static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
     OBJ_CONSTRUCT(&end->ends_item, opal_list_item_t);
     OBJ_CONSTRUCT(&end->lock, opal_mutex_t);
     OBJ_CONSTRUCT(&end->convertor, opal_convertor_t);
-    end->busy = end->listed = end->bound = false;
+    end->busy = end->listed = end->bound = end->fast_send = false;
     end->memh = NULL;
     end->mem = NULL;
     end->rkey_buf = NULL;
@@ -184,6 +184,7 @@ static int mca_pml_chan_end_plan(mca_pml_chan_end_t *end, const mca_pml_chan_spe
     OBJ_RETAIN(spec->req.comm);
     end->is_send = !!spec->req.is_send;
     end->slack = (uint32_t) spec->slack;
+    end->slot_mask = 0 == (end->slack & (end->slack - 1)) ? end->slack - 1 : 0;
     end->bytes = spec->bytes;
     end->credits = end->is_send && (spec->sync || mca_pml_chan_component.debug_ready);
     end->seq_off = mca_pml_chan_round(end->bytes, 8);
@@ -353,6 +354,10 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     }
     mca_pml_chan_request_setup(end);
     end->bound = true;
+    /* The thread level is fixed by now (MPI_Init is over). */
+    end->fast_send = end->is_send && !end->credits && end->contiguous &&
+                     MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
+                     0 == (end->slack & (end->slack - 1));
     OPAL_THREAD_LOCK(&c->lock);
     opal_list_append(&c->ends, &end->ends_item);
     end->listed = true;
@@ -391,6 +396,7 @@ static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
         ucp_rkey_destroy(end->rkey);
         end->rkey = NULL;
     }
+    end->fast_send = false;
     end->peer_mem = NULL;
     mca_pml_chan_end_drop_memory(end, signal);
     if (end->listed) {

@@ -21,7 +21,10 @@
 
 #include "ompi_config.h"
 
+#include <string.h>
+
 #include "opal/datatype/opal_convertor.h"
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
 #include "ompi/request/request.h"
 
 #include "pml_chan.h"
@@ -48,7 +51,10 @@ typedef struct mca_pml_chan_end_t {
     mca_pml_chan_spec_t spec;
     bool is_send, credits;          /* credits: the receiver reports receive starts */
     bool contiguous;
+    bool fast_send;                 /* bound mapped contiguous ready send, no threads:
+                                     * mca_pml_chan_request_start_fast serves its starts */
     uint32_t slack;
+    uint32_t slot_mask;             /* slack - 1 when slack is a power of two, else 0 */
     size_t bytes, slot_size, seq_off;
     char *buf;                      /* first element (contiguous: true lower bound) */
     ptrdiff_t incr_bytes;           /* address_base_increment in bytes */
@@ -98,9 +104,15 @@ bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n);
 void mca_pml_chan_request_setup(mca_pml_chan_end_t *end);
 int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end);
 
+/* n % slack; a mask for the usual power-of-two slack (1 included). */
+static inline uint64_t mca_pml_chan_slot_index(const mca_pml_chan_end_t *end, uint64_t n)
+{
+    return (0 != end->slot_mask || 1 == end->slack) ? (n & end->slot_mask) : n % end->slack;
+}
+
 static inline size_t mca_pml_chan_slot_offset(const mca_pml_chan_end_t *end, uint64_t n)
 {
-    return MCA_PML_CHAN_CTL + (size_t) (n % end->slack) * end->slot_size;
+    return MCA_PML_CHAN_CTL + (size_t) mca_pml_chan_slot_index(end, n) * end->slot_size;
 }
 
 static inline char *mca_pml_chan_slot(char *ring_base, const mca_pml_chan_end_t *end, uint64_t n)
@@ -111,7 +123,36 @@ static inline char *mca_pml_chan_slot(char *ring_base, const mca_pml_chan_end_t 
 /* The user's buffer for message n (address_base_increment). */
 static inline char *mca_pml_chan_user_buf(const mca_pml_chan_end_t *end, uint64_t n)
 {
-    return end->buf + (ptrdiff_t) (n % end->slack) * end->incr_bytes;
+    return end->buf + (ptrdiff_t) mca_pml_chan_slot_index(end, n) * end->incr_bytes;
+}
+
+/* A copy the compiler turns into plain loads and stores for the small
+ * sizes channels are made for (no call into libc). */
+static inline void mca_pml_chan_copy(char *dst, const char *src, size_t len)
+{
+    switch (len) {
+    case 8:
+        memcpy(dst, src, 8);
+        break;
+    case 4:
+        memcpy(dst, src, 4);
+        break;
+    case 16:
+        memcpy(dst, src, 16);
+        break;
+    default:
+        memcpy(dst, src, len);
+    }
+}
+
+/* MAPPED, contiguous: message n into the peer's slot, then its sequence
+ * word (release: the receiver that sees the word sees the data). */
+static inline void mca_pml_chan_ring_write_contig(mca_pml_chan_end_t *end, uint64_t n)
+{
+    char *slot = mca_pml_chan_slot(end->peer_mem, end, n);
+
+    mca_pml_chan_copy(slot, mca_pml_chan_user_buf(end, n), end->bytes);
+    mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
 }
 
 END_C_DECLS

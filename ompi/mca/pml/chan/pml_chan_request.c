@@ -15,6 +15,8 @@
  */
 #include "ompi_config.h"
 
+#include <string.h>
+
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/show_help.h"
 #include "ompi/communicator/communicator.h"
@@ -135,17 +137,118 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
     return ret;
 }
 
-/* MPI_Startall hands us consecutive channel requests at once. */
-int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
+/* start_one for a fast_send end (pml_chan_bind.c:mca_pml_chan_connect)
+ * with no start outstanding once the last completion Wait/Test reported is
+ * consumed: the same steps, with what can not happen left out.  The
+ * message is written and done at once, so the request is armed and
+ * complete; no lock (no threads), no progress to ask for.  Every other
+ * case goes to start_one. */
+static inline bool mca_pml_chan_request_fast_ok(const mca_pml_chan_end_t *end)
+{
+    return end->fast_send &&
+           end->nconsumed + (end->pending_report &&
+                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+}
+
+/* Message n was written: report() and needs_poll() of start_one reduced
+ * to their outcome.  True when ompi_request_complete() must run: a
+ * request left COMPLETED by the previous start, set PENDING and completed
+ * again, only ends COMPLETED, so that is skipped when no completion
+ * callback is there to run. */
+static inline bool mca_pml_chan_request_fast_done(mca_pml_chan_end_t *end, uint64_t n)
+{
+    ompi_request_t *r = &end->super;
+
+    end->nconsumed = n;
+    end->nstart = end->nwritten = end->ndone = n + 1;
+    end->pending_report = true;
+    r->req_state = OMPI_REQUEST_ACTIVE;
+    r->req_status.MPI_SOURCE = end->peer_rank;
+    r->req_status.MPI_TAG = end->status_tag;
+    r->req_status._ucount = end->bytes;
+    r->req_status._cancelled = 0;
+    return OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete);
+}
+
+static __opal_attribute_noinline__ int mca_pml_chan_request_fast_complete(ompi_request_t *r)
+{
+    if (REQUEST_COMPLETED == r->req_complete) {
+        r->req_complete = REQUEST_PENDING;
+    }
+    ompi_request_complete(r, true);
+    return OMPI_SUCCESS;
+}
+
+static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+
+    if (!mca_pml_chan_request_fast_ok(end)) {
+        return false;
+    }
+    mca_pml_chan_ring_write_contig(end, n);
+    if (mca_pml_chan_request_fast_done(end, n)) {
+        (void) mca_pml_chan_request_fast_complete(&end->super);
+    }
+    return true;
+}
+
+/* Out of line, so that the fast path of an MPI_Start saves no registers. */
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t count,
+                                                                      ompi_request_t **requests)
 {
     for (size_t i = 0; i < count; ++i) {
-        int ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
+        int ret;
+        if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
+            continue;
+        }
+        ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
         if (OMPI_SUCCESS != ret) {
             /* MPI_Start/MPI_Startall return req_start's error without
              * invoking the error handler. */
             return OMPI_ERRHANDLER_INVOKE(requests[i]->req_mpi_object.comm, ret,
                                           1 == count ? "MPI_Start" : "MPI_Startall");
         }
+    }
+    return OMPI_SUCCESS;
+}
+
+/* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
+ * of a fast_send end of a small message is start_fast written out with a
+ * copy of fixed size and only tail calls (no stack frame). */
+int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
+{
+    mca_pml_chan_end_t *end;
+    uint64_t n, k;
+    char *slot, *src;
+
+    if (OPAL_UNLIKELY(1 != count)) {
+        return mca_pml_chan_request_start_all(count, requests);
+    }
+    end = (mca_pml_chan_end_t *) requests[0];
+    if (OPAL_UNLIKELY(!mca_pml_chan_request_fast_ok(end))) {
+        return mca_pml_chan_request_start_all(count, requests);
+    }
+    n = end->nstart;
+    k = n & end->slot_mask;             /* fast_send: slack is a power of two */
+    slot = end->peer_mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    src = end->buf + (ptrdiff_t) k * end->incr_bytes;
+    switch (end->bytes) {
+    case 8:
+        memcpy(slot, src, 8);
+        break;
+    case 4:
+        memcpy(slot, src, 4);
+        break;
+    case 16:
+        memcpy(slot, src, 16);
+        break;
+    default:
+        return mca_pml_chan_request_start_all(count, requests);
+    }
+    mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
+    if (mca_pml_chan_request_fast_done(end, n)) {
+        return mca_pml_chan_request_fast_complete(&end->super);
     }
     return OMPI_SUCCESS;
 }

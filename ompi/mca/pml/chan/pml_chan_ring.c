@@ -97,20 +97,21 @@ bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n)
 
 static int mca_pml_chan_ring_write_mapped(mca_pml_chan_end_t *end, uint64_t n)
 {
-    char *slot = mca_pml_chan_slot(end->peer_mem, end, n);
+    char *slot;
 
     if (end->contiguous) {
-        memcpy(slot, mca_pml_chan_user_buf(end, n), end->bytes);
-    } else {
-        mca_pml_chan_ring_pack(end, n, slot);
+        mca_pml_chan_ring_write_contig(end, n);
+        return OMPI_SUCCESS;
     }
+    slot = mca_pml_chan_slot(end->peer_mem, end, n);
+    mca_pml_chan_ring_pack(end, n, slot);
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
     return OMPI_SUCCESS;
 }
 
 static int mca_pml_chan_ring_write_put(mca_pml_chan_end_t *end, uint64_t n)
 {
-    uint64_t k = n % end->slack;
+    uint64_t k = mca_pml_chan_slot_index(end, n);
     uint64_t slot = mca_pml_chan_slot_offset(end, n);
     const char *src = mca_pml_chan_user_buf(end, n);
     void **reqs = &end->put_reqs[2 * k];
@@ -152,7 +153,7 @@ int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
         return OMPI_SUCCESS;
     }
     while (end->ndone < end->nwritten) {
-        void **reqs = &end->put_reqs[2 * (end->ndone % end->slack)];
+        void **reqs = &end->put_reqs[2 * mca_pml_chan_slot_index(end, end->ndone)];
         if (!mca_pml_chan_ring_req_done(&reqs[0]) || !mca_pml_chan_ring_req_done(&reqs[1])) {
             break;
         }
@@ -205,7 +206,7 @@ bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end)
             break;
         }
         if (end->contiguous) {
-            memcpy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
+            mca_pml_chan_copy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
         } else {
             mca_pml_chan_ring_unpack(end, n, slot);
         }
