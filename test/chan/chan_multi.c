@@ -180,6 +180,10 @@ int main(int argc, char **argv)
     slack_case(4, -1);
     slack_case(64, 1);
     slack_case(64, -2);
+    /* slack not a power of two: slot index by modulo, not mask */
+    slack_case(3, 1);
+    slack_case(5, -1);
+    slack_case(7, 2);
     vector_channel();
     return ompix_test_finish("chan_multi");
 }

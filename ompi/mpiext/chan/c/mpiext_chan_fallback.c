@@ -161,7 +161,11 @@ static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
     inner = fb->reqs[index];
     inner->req_complete_cb_data = &slots[index];
     inner->req_complete_cb = ompix_chan_fb_inner_done;
-    return MCA_PML_CALL(start(1, &inner));
+    /* Started in place: a PML may hand back another request (ob1 does for
+     * a send that is MPI-complete but not yet PML-complete, copying the
+     * callback and freeing the old one later), and the slot must then hold
+     * the new one. */
+    return MCA_PML_CALL(start(1, &fb->reqs[index]));
 }
 
 int ompix_chan_fb_start(size_t count, ompi_request_t **reqs)
