@@ -159,6 +159,15 @@ static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
         ompi_request_complete(&fb->super, true);
     }
     inner = fb->reqs[index];
+    /* The inner request's completion callback completes the channel before
+     * ompi_request_complete marks the inner request itself complete (on the
+     * thread that progressed it).  Restarting it in between would let that
+     * late mark complete the new round at once, and the PML would then skip
+     * the real completion and our callback: wait for the mark (a few
+     * instructions away on the other thread; never waits single-threaded). */
+    while (OPAL_UNLIKELY(!REQUEST_COMPLETE(inner))) {
+        opal_atomic_rmb();
+    }
     inner->req_complete_cb_data = &slots[index];
     inner->req_complete_cb = ompix_chan_fb_inner_done;
     /* Started in place: a PML may hand back another request (ob1 does for
