@@ -13,6 +13,7 @@
 
 #include "ompi_config.h"
 
+#include <sched.h>
 #include <string.h>
 
 #include "ompi/datatype/ompi_datatype.h"
@@ -166,8 +167,9 @@ static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
      * the real completion and our callback: wait for the mark (a few
      * instructions away on the other thread; never waits single-threaded). */
     while (OPAL_UNLIKELY(!REQUEST_COMPLETE(inner))) {
-        opal_atomic_rmb();
+        sched_yield();          /* the completer may share our core */
     }
+    opal_atomic_rmb();
     inner->req_complete_cb_data = &slots[index];
     inner->req_complete_cb = ompix_chan_fb_inner_done;
     /* Started in place: a PML may hand back another request (ob1 does for
