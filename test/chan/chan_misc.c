@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,4 tls=shm,tcp pml=ob1,ucx timeout=90 threads
+ * ompix-test: np=2,4 tls=shm,tcp pml=ob1,ucx timeout=240 threads
  *
  * Channels with the rest of MPI (with pml/chan's engine; chan_misc_off.c
  * runs it on the generic fallback): MPI_Startall and MPI_Waitall/Testany mixing

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2 tls=shm pml=ob1,ucx timeout=90 threads mca="pml_chan_enable 0"
+ * ompix-test: np=2 tls=shm pml=ob1,ucx timeout=240 threads mca="pml_chan_enable 0"
  *
  * chan_misc.c on the generic fallback: pml/chan loaded with its engine off
  * (it still describes requests, which pml ucx needs).
