@@ -50,7 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompix_bench.h"
+#include "ompix_bench_mpi.h"
 
 #define REPS 15
 #define MIN_REPS 5
@@ -74,18 +74,20 @@ static MPI_Win win;
 static unsigned char *base;
 static uint64_t *dst;              /* [INFLIGHT][WORDS] */
 static long bad;
-static double metric_start, elapsed;
 static int64_t ppval;              /* the ping-pong's outgoing value */
 static int64_t ppseq;
 
-typedef struct {
-    const char *name, *unit;
-    void (*setup)(void);
-    void (*loop)(long n);
-    void (*teardown)(void);
-    int ops;                       /* one-ways per iteration (ping-pongs: 2) */
-    void (*measured)(long n);
-} metric_t;
+typedef ompix_bench_metric_t metric_t;
+
+static ompix_bench_harness_t harness = {
+    .reps = REPS,
+    .min_reps = MIN_REPS,
+    .rep_seconds = REP_SECONDS,
+    .metric_seconds = METRIC_SECONDS,
+    .bytes_per_iteration = CHUNK,
+    .instr_warmup = INFLIGHT * 2,
+    .bad = &bad,
+};
 
 /* Word w of chunk c of rank 1's window. */
 static uint64_t chunk_word(long c, long w)
@@ -301,99 +303,15 @@ MEASURED(lat_getflush)
 #define M(name) notify_bench_measured_##name
 
 static const metric_t metrics[] = {
-    { "pipe_notify", "MB/s", lock_peer, pipe_notify, unlock_peer, 1, M(pipe_notify) },
-    { "pipe_getflush", "MB/s", lock_peer, pipe_getflush, unlock_peer, 1, M(pipe_getflush) },
-    { "pipe_rget", "MB/s", lock_peer, pipe_rget, unlock_peer, 1, M(pipe_rget) },
-    { "lat_notify", "us", lock_peer, lat_notify, unlock_peer, 1, M(lat_notify) },
-    { "lat_getflush", "us", lock_peer, lat_getflush, unlock_peer, 1, M(lat_getflush) },
-    { "pp_notify", "us", lock_peer, pp_notify, unlock_peer, 2, NULL },
-    { "pp_putsend", "us", lock_peer, pp_putsend, unlock_peer, 2, NULL },
+    { "pipe_notify", "MB/s", lock_peer, pipe_notify, unlock_peer, NULL, 1, M(pipe_notify) },
+    { "pipe_getflush", "MB/s", lock_peer, pipe_getflush, unlock_peer, NULL, 1, M(pipe_getflush) },
+    { "pipe_rget", "MB/s", lock_peer, pipe_rget, unlock_peer, NULL, 1, M(pipe_rget) },
+    { "lat_notify", "us", lock_peer, lat_notify, unlock_peer, NULL, 1, M(lat_notify) },
+    { "lat_getflush", "us", lock_peer, lat_getflush, unlock_peer, NULL, 1, M(lat_getflush) },
+    { "pp_notify", "us", lock_peer, pp_notify, unlock_peer, NULL, 2, NULL },
+    { "pp_putsend", "us", lock_peer, pp_putsend, unlock_peer, NULL, 2, NULL },
 };
 #define NMETRICS ((int) (sizeof(metrics) / sizeof(metrics[0])))
-
-/* One repetition: the slower rank's seconds; sets `elapsed` on both. */
-static double timed(const metric_t *m, long n)
-{
-    double t0, mine[2], worst[2];
-    MPI_Barrier(MPI_COMM_WORLD);
-    m->setup();
-    t0 = MPI_Wtime();
-    m->loop(n);
-    mine[0] = MPI_Wtime() - t0;
-    m->teardown();
-    mine[1] = MPI_Wtime() - metric_start;
-    MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    elapsed = worst[1];
-    return worst[0];
-}
-
-static long calibrate(const metric_t *m)
-{
-    long n = 4;
-    double t = timed(m, n);
-    while (t < REP_SECONDS / 16 && n < (1L << 30)) {
-        n *= 8;
-        t = timed(m, n);
-    }
-    double want = n * REP_SECONDS / (t > 0 ? t : 1e-9);
-    return want < 2 ? 2 : (long) want;
-}
-
-static void report(const metric_t *m, double value)
-{
-    long allbad;
-    MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (0 != rank) {
-        return;
-    }
-    if (allbad) {
-        printf("FAILED %s wrong data or notification count in %ld operations\n", m->name, allbad);
-    } else {
-        printf("RESULT %s %s %.6g\n", m->name, m->unit, value);
-    }
-    fflush(stdout);
-}
-
-static void run(const metric_t *m)
-{
-    double v[REPS];
-    int reps = 0;
-    metric_start = MPI_Wtime();
-    timed(m, 4);
-    long n = calibrate(m);
-    while (reps < REPS && (reps < MIN_REPS || elapsed < METRIC_SECONDS)) {
-        double t = timed(m, n);
-        v[reps++] = 0 == strcmp(m->unit, "MB/s") ? (double) n * CHUNK / t / 1e6
-                                                 : t / ((double) n * m->ops) * 1e6;
-    }
-    if (0 == rank && reps < REPS) {
-        printf("NOTE %s median of %d repetitions (of %d): its %.1f s budget was spent\n", m->name,
-               reps, REPS, METRIC_SECONDS);
-    }
-    report(m, ompix_bench_median(v, reps));
-}
-
-static void instr(const metric_t *m, long n)
-{
-    m->setup();
-    m->loop(INFLIGHT * 2);
-    m->teardown();
-    MPI_Barrier(MPI_COMM_WORLD);
-    m->setup();
-    m->measured(n);
-    m->teardown();
-    MPI_Barrier(MPI_COMM_WORLD);
-    long allbad;
-    MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (0 == rank) {
-        if (allbad) {
-            printf("FAILED %s wrong data in %ld operations\n", m->name, allbad);
-        } else {
-            printf("INSTR %s ok\n", m->name);
-        }
-        fflush(stdout);
-    }
-}
 
 static const metric_t *find(const char *name)
 {
@@ -460,9 +378,9 @@ int main(int argc, char **argv)
             }
             bad = 0;
             if (instr_n) {
-                instr(m, instr_n);
+                ompix_bench_instr(&harness, m, instr_n);
             } else {
-                run(m);
+                ompix_bench_run(&harness, m);
             }
         }
     }

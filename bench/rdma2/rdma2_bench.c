@@ -76,7 +76,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ompix_bench.h"
+#include "ompix_bench_mpi.h"
 
 #define REPS 15
 #define MIN_REPS 5
@@ -109,20 +109,20 @@ static int64_t seq;               /* last value this rank put into the peer's OF
 static int64_t adds;              /* rank 0: +1s applied to rank 1's OFF_ACC */
 static int64_t casv;              /* rank 0: value of rank 1's OFF_CAS */
 static long bad;                  /* wrong results this rank saw in the current metric */
-static double metric_start;       /* MPI_Wtime() when the current metric began */
-static double elapsed;            /* since then, the later rank's, as of the last repetition */
 static const int64_t one = 1;
 static unsigned char *bwsrc, *bwdst;
 
-typedef struct {
-    const char *name, *unit;
-    void (*setup)(void);          /* before each timed repetition, untimed */
-    void (*loop)(long n);         /* n iterations, timed */
-    void (*teardown)(void);       /* after each repetition, untimed */
-    void (*check)(void);          /* once at the end (collective): counts into `bad` */
-    int ops;                      /* operations per iteration (2 for ping-pongs) */
-    void (*measured)(long n);     /* loop under its callgrind name (instr), or NULL */
-} metric_t;
+typedef ompix_bench_metric_t metric_t;
+
+static ompix_bench_harness_t harness = {
+    .reps = REPS,
+    .min_reps = MIN_REPS,
+    .rep_seconds = REP_SECONDS,
+    .metric_seconds = METRIC_SECONDS,
+    .bytes_per_iteration = (double) BW_WINDOW * BW_BYTES,
+    .instr_warmup = 4,
+    .bad = &bad,
+};
 
 static int64_t getval(int r)
 {
@@ -397,90 +397,6 @@ static void check_bw_put(void)
     }
 }
 
-/* ---- timing */
-
-/* One repetition of n iterations: the slower rank's seconds (for
- * origin-only loops, rank 0's: rank 1 returns at once).  Also sets
- * `elapsed`, the same on both ranks. */
-static double timed(const metric_t *m, long n)
-{
-    double t0, mine[2], worst[2];
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (m->setup) {
-        m->setup();
-    }
-    t0 = MPI_Wtime();
-    m->loop(n);
-    mine[0] = MPI_Wtime() - t0;
-    if (m->teardown) {
-        m->teardown();
-    }
-    mine[1] = MPI_Wtime() - metric_start;
-    MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    elapsed = worst[1];
-    return worst[0];
-}
-
-/* Iterations for a repetition of about REP_SECONDS.  Both ranks compute
- * the same n from the same allreduced time, so the collective loops
- * (fence, PSCW, window creation) stay matched. */
-static long calibrate(const metric_t *m)
-{
-    long n = 4;
-    double t = timed(m, n);
-    while (t < REP_SECONDS / 16 && n < (1L << 30)) {
-        n *= 8;
-        t = timed(m, n);
-    }
-    double want = n * REP_SECONDS / (t > 0 ? t : 1e-9);
-    return want < 2 ? 2 : (long) want;
-}
-
-/* Collective: the median, unless some rank saw wrong data or `why`. */
-static void report(const char *name, const char *unit, double value, const char *why)
-{
-    long allbad;
-    MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (0 != rank) {
-        return;
-    }
-    if (allbad) {
-        printf("FAILED %s wrong data in %ld operations or checks\n", name, allbad);
-    } else if (why) {
-        printf("FAILED %s %s\n", name, why);
-    } else {
-        printf("RESULT %s %s %.6g\n", name, unit, value);
-    }
-    fflush(stdout);
-}
-
-static void run(const metric_t *m)
-{
-    double v[REPS];
-    int reps = 0;
-    metric_start = MPI_Wtime();
-    timed(m, 4);                  /* warm-up: first accesses set up peer state */
-    long n = calibrate(m);
-    /* `elapsed` is allreduced, so both ranks stop after the same repetition
-     * and the collective loops stay matched */
-    while (reps < REPS && (reps < MIN_REPS || elapsed < METRIC_SECONDS)) {
-        double t = timed(m, n);
-        if (0 == strcmp(m->unit, "MB/s")) {
-            v[reps++] = (double) n * BW_WINDOW * BW_BYTES / t / 1e6;
-        } else {
-            v[reps++] = t / ((double) n * m->ops) * 1e6;
-        }
-    }
-    if (m->check) {
-        m->check();
-    }
-    if (0 == rank && reps < REPS) {
-        printf("NOTE %s median of %d repetitions (of %d): its %.1f s budget was spent\n", m->name,
-               reps, REPS, METRIC_SECONDS);
-    }
-    report(m->name, m->unit, ompix_bench_median(v, reps), NULL);
-}
-
 static void spin_until(double end)
 {
     volatile double x = 1.0;
@@ -544,7 +460,7 @@ static void passive(void)
         printf("NOTE passive_lock_ms %d of %d repetitions redone: the lock began before the target "
                "was computing (loaded machine)\n", tries - reps, tries);
     }
-    report("passive_lock_ms", "ms", reps ? ompix_bench_median(ms, reps) : 0,
+    ompix_bench_report(&harness, "passive_lock_ms", "ms", reps ? ompix_bench_median(ms, reps) : 0,
            reps ? NULL : "no repetition where the target was computing when the lock began");
 }
 
@@ -630,41 +546,6 @@ static const metric_t *find(const char *name)
     return NULL;
 }
 
-/* instr mode: each metric once, its loop inside rdma2_bench_measured_<metric>. */
-static void instr(const metric_t *m, long n)
-{
-    bad = 0;
-    if (m->setup) {               /* warm-up, as timed runs do */
-        m->setup();
-    }
-    m->loop(4);
-    if (m->teardown) {
-        m->teardown();
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (m->setup) {
-        m->setup();
-    }
-    m->measured(n);
-    if (m->teardown) {
-        m->teardown();
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (m->check) {
-        m->check();
-    }
-    long allbad;
-    MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (0 == rank) {
-        if (allbad) {
-            printf("FAILED %s wrong data in %ld operations or checks\n", m->name, allbad);
-        } else {
-            printf("INSTR %s ok\n", m->name);
-        }
-        fflush(stdout);
-    }
-}
-
 int main(int argc, char **argv)
 {
     int size, ok = argc >= 3, first = 2;
@@ -710,9 +591,9 @@ int main(int argc, char **argv)
             }
             bad = 0;
             if (instr_n) {
-                instr(m, instr_n);
+                ompix_bench_instr(&harness, m, instr_n);
             } else if (m->loop) {
-                run(m);
+                ompix_bench_run(&harness, m);
             } else {
                 passive();
             }
