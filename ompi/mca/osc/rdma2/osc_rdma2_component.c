@@ -7,6 +7,8 @@
  */
 #include "ompi_config.h"
 
+#include <stdio.h>
+
 #include "opal/mca/base/mca_base_var.h"
 #include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
@@ -74,10 +76,25 @@ static void mca_osc_rdma2_register_int(const char *name, const char *description
                                            level, scope, storage);
 }
 
+/* An int parameter whose values have names (ompi_info shows them). */
+static void mca_osc_rdma2_register_enum(const char *name, const mca_base_var_enum_value_t *values,
+                                        const char *description, mca_base_var_info_lvl_t level,
+                                        mca_base_var_scope_t scope, int *storage)
+{
+    mca_base_var_enum_t *enumerator = NULL;
+    char enum_name[64];
+
+    snprintf(enum_name, sizeof(enum_name), "osc_rdma2_%s", name);
+    (void) mca_base_var_enum_create(enum_name, values, &enumerator);
+    mca_osc_rdma2_register_int(name, description, level, scope, enumerator, storage);
+    if (NULL != enumerator) {
+        OBJ_RELEASE(enumerator);
+    }
+}
+
 static int mca_osc_rdma2_register(void)
 {
     mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
-    mca_base_var_enum_t *thread_enum = NULL, *acc_enum = NULL;
 
     /* Above osc rdma (101) and osc sm (100), so default selection picks us
      * for every window we serve; shared windows are declined (see
@@ -101,20 +118,15 @@ static int mca_osc_rdma2_register(void)
         &c->use_cma);
 
     c->progress_thread = MCA_OSC_RDMA2_THREAD_AUTO;
-    (void) mca_base_var_enum_create("osc_rdma2_progress_thread", mca_osc_rdma2_thread_values,
-                                    &thread_enum);
-    mca_osc_rdma2_register_int(
-        "progress_thread",
+    mca_osc_rdma2_register_enum(
+        "progress_thread", mca_osc_rdma2_thread_values,
         "Progress thread serving peers that reach this process through UCX's active-message "
         "emulation (TCP, off-node peers, created and dynamic windows without CMA), so that a "
         "target computing outside MPI does not stall them: never (0: targets progress only "
         "inside MPI calls), auto (1: started by the first window whose ranks do not all map "
         "each other's memory, i.e. whose accumulates take the lock), always (2: started by "
         "the first window); once started it runs until MPI_Finalize",
-        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP, thread_enum, &c->progress_thread);
-    if (NULL != thread_enum) {
-        OBJ_RELEASE(thread_enum);
-    }
+        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP, &c->progress_thread);
 
     c->thread_max_sleep = 200;
     mca_osc_rdma2_register_int(
@@ -125,10 +137,8 @@ static int mca_osc_rdma2_register(void)
         OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_GROUP, NULL, &c->thread_max_sleep);
 
     c->acc_path = MCA_OSC_RDMA2_ACC_PATH_AUTO;
-    (void) mca_base_var_enum_create("osc_rdma2_acc_path", mca_osc_rdma2_acc_path_values,
-                                    &acc_enum);
-    mca_osc_rdma2_register_int(
-        "acc_path",
+    mca_osc_rdma2_register_enum(
+        "acc_path", mca_osc_rdma2_acc_path_values,
         "How accumulate-family operations that are not element atomics (every accumulate of "
         "windows whose ranks do not all map each other's memory) reach a target: auto (0: as "
         "one active message the target applies under its own accumulate lock, toward targets "
@@ -136,10 +146,7 @@ static int mca_osc_rdma2_register(void)
         "lock), am (1: active messages toward every other process), lock (2: always take the "
         "target's lock: a compare-and-swap, a get, a put and a release).  Active messages need "
         "the target's progress (its MPI calls or the progress thread), like UCX's emulation",
-        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP, acc_enum, &c->acc_path);
-    if (NULL != acc_enum) {
-        OBJ_RELEASE(acc_enum);
-    }
+        OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP, &c->acc_path);
 
     c->notify_slots = 65536;
     mca_osc_rdma2_register_int(
