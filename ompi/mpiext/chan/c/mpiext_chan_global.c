@@ -14,6 +14,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "ompi/attribute/attribute.h"
 #include "ompi/mca/common/ompix/common_ompix_help.h"
+#include "ompi/mca/common/ompix/common_ompix_finalize.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
 
 #include "mpiext_chan_internal.h"
@@ -65,20 +66,16 @@ static void ompix_chan_comm_release(ompix_chan_comm_t *cs)
     OBJ_RELEASE(cs);
 }
 
-static int ompix_chan_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+static void ompix_chan_finalize(void)
 {
     opal_list_item_t *item;
 
-    (void) comm;
-    (void) value;
-    (void) extra;
     opal_progress_unregister(ompix_chan_progress_cb);
     ompix_chan_unbind_all();
     ompix_chan_wait_uninstall();
     while (NULL != (item = opal_list_remove_first(&ompix_chan_global.comms))) {
         ompix_chan_comm_release((ompix_chan_comm_t *) item);
     }
-    PMPI_Comm_free_keyval(&keyval);
     OBJ_DESTRUCT(&ompix_chan_global.comms);
     OBJ_DESTRUCT(&ompix_chan_global.comm_map);
     OBJ_DESTRUCT(&ompix_chan_global.chans);
@@ -86,12 +83,15 @@ static int ompix_chan_finalize(MPI_Comm comm, int keyval, void *value, void *ext
     OBJ_DESTRUCT(&ompix_chan_global.lock);
     ompix_chan_global.engine = NULL;
     ompix_chan_global.initialized = false;
-    return MPI_SUCCESS;
 }
+
+static const mca_common_ompix_cleanup_t ompix_chan_cleanup = {
+    .fn = ompix_chan_finalize,
+};
 
 static int ompix_chan_global_setup(void)
 {
-    int keyval, rc;
+    int rc;
 
     OBJ_CONSTRUCT(&ompix_chan_global.lock, opal_mutex_t);
     OBJ_CONSTRUCT(&ompix_chan_global.comms, opal_list_t);
@@ -107,10 +107,7 @@ static int ompix_chan_global_setup(void)
     mca_common_ompix_help_init();
     ompix_chan_global.engine = (const mca_pml_chan_api_t *)
         mca_common_ompix_registry_lookup(MCA_PML_CHAN_API_NAME, MCA_PML_CHAN_API_VERSION);
-    rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ompix_chan_finalize, &keyval, NULL);
-    if (MPI_SUCCESS == rc) {
-        rc = PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
-    }
+    rc = mca_common_ompix_at_finalize(&ompix_chan_cleanup);
     if (MPI_SUCCESS != rc) {
         return rc;
     }

@@ -17,6 +17,7 @@
 
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
+#include "ompi/mca/common/ompix/common_ompix_finalize.h"
 #include "ompi/request/grequest.h"
 
 #include "mpiext_continue_internal.h"
@@ -248,26 +249,25 @@ static int ompix_cont_progress(void)
 
 /* MPI_Finalize deletes the attributes of MPI_COMM_SELF first: the one place
  * both builds can run our cleanup while MPI is still usable. */
-static int ompix_cont_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+static void ompix_cont_finalize(void)
 {
-    (void) comm;
-    (void) value;
-    (void) extra;
     opal_progress_unregister(ompix_cont_progress);
     ompix_cont_wait_uninstall();
-    PMPI_Comm_free_keyval(&keyval);
     OBJ_DESTRUCT(&ompix_cont_global.conts);
     OBJ_DESTRUCT(&ompix_cont_global.persistent);
     OBJ_DESTRUCT(&ompix_cont_global.watch);
     OBJ_DESTRUCT(&ompix_cont_global.creqs);
     OBJ_DESTRUCT(&ompix_cont_global.lock);
     ompix_cont_global.initialized = false;
-    return MPI_SUCCESS;
 }
+
+static const mca_common_ompix_cleanup_t ompix_cont_cleanup = {
+    .fn = ompix_cont_finalize,
+};
 
 static int ompix_cont_global_setup(void)
 {
-    int rc, keyval;
+    int rc;
 
     OBJ_CONSTRUCT(&ompix_cont_global.lock, opal_mutex_t);
     OBJ_CONSTRUCT(&ompix_cont_global.creqs, opal_list_t);
@@ -287,10 +287,7 @@ static int ompix_cont_global_setup(void)
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
-    rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ompix_cont_finalize, &keyval, NULL);
-    if (MPI_SUCCESS == rc) {
-        rc = PMPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
-    }
+    rc = mca_common_ompix_at_finalize(&ompix_cont_cleanup);
     if (MPI_SUCCESS != rc) {
         return rc;
     }

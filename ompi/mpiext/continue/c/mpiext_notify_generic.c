@@ -40,6 +40,7 @@
 #include "ompi/group/group.h"
 #include "ompi/mca/coll/coll.h"
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_finalize.h"
 #include "ompi/mca/osc/osc.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/op/op.h"
@@ -365,7 +366,7 @@ static void ompix_notify_gen_finalize(void)
     ompix_notify_gen_inited = false;
 }
 
-static const ompix_notify_cleanup_t ompix_notify_gen_cleanup = {
+static const mca_common_ompix_cleanup_t ompix_notify_gen_cleanup = {
     .fn = ompix_notify_gen_finalize,
 };
 
@@ -387,7 +388,7 @@ static int ompix_notify_gen_init_once(void)
     }
     OBJ_CONSTRUCT(&ompix_notify_gen_wins, opal_list_t);
     ompix_notify_gen_inited = true;
-    rc = ompix_notify_at_finalize(&ompix_notify_gen_cleanup);
+    rc = mca_common_ompix_at_finalize(&ompix_notify_gen_cleanup);
     if (MPI_SUCCESS != rc) {
         return rc;
     }

@@ -48,14 +48,6 @@ extern const ompix_notify_ops_t ompix_notify_generic_ops;
  * parameter, osc_rdma2_notify_slots, with the same default). */
 #define OMPIX_NOTIFY_DEFAULT_SLOTS 65536
 
-/* mpiext_notify_finalize.c: run cleanup->fn at MPI_Finalize, while MPI is
- * still usable (process-wide keyvals, progress callbacks).  cleanup must
- * outlive MPI (a static). */
-typedef struct ompix_notify_cleanup_t {
-    void (*fn)(void);
-} ompix_notify_cleanup_t;
-int ompix_notify_at_finalize(const ompix_notify_cleanup_t *cleanup);
-
 END_C_DECLS
 
 #endif /* MPIEXT_NOTIFY_INTERNAL_H */

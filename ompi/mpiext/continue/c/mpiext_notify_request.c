@@ -32,6 +32,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/threads/mutex.h"
 #include "ompi/communicator/communicator.h"
+#include "ompi/mca/common/ompix/common_ompix_finalize.h"
 
 #include "mpiext_notify_entry.h"
 
@@ -115,7 +116,7 @@ static void ompix_notify_req_finalize(void)
     (void) PMPI_Win_free_keyval(&ompix_notify_req_global.keyval);
 }
 
-static const ompix_notify_cleanup_t ompix_notify_req_cleanup = {
+static const mca_common_ompix_cleanup_t ompix_notify_req_cleanup = {
     .fn = ompix_notify_req_finalize,
 };
 
@@ -124,7 +125,7 @@ static void ompix_notify_req_setup(void)
     OBJ_CONSTRUCT(&ompix_notify_req_global.armed, opal_list_t);
     if (MPI_SUCCESS == PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, ompix_notify_win_delete,
                                               &ompix_notify_req_global.keyval, NULL)) {
-        (void) ompix_notify_at_finalize(&ompix_notify_req_cleanup);
+        (void) mca_common_ompix_at_finalize(&ompix_notify_req_cleanup);
     }
 }
 
