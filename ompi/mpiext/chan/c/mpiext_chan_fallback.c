@@ -13,11 +13,11 @@
 
 #include "ompi_config.h"
 
-#include <sched.h>
 #include <string.h>
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/mca/common/ompix/common_ompix_request.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/mca/pml/base/pml_base_request.h"
 
@@ -160,16 +160,8 @@ static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
         ompi_request_complete(&fb->super, true);
     }
     inner = fb->reqs[index];
-    /* The inner request's completion callback completes the channel before
-     * ompi_request_complete marks the inner request itself complete (on the
-     * thread that progressed it).  Restarting it in between would let that
-     * late mark complete the new round at once, and the PML would then skip
-     * the real completion and our callback: wait for the mark (a few
-     * instructions away on the other thread; never waits single-threaded). */
-    while (OPAL_UNLIKELY(!REQUEST_COMPLETE(inner))) {
-        sched_yield();          /* the completer may share our core */
-    }
-    opal_atomic_rmb();
+    /* Its callback completed the channel before its own completion mark. */
+    mca_common_ompix_request_wait_marked(inner);
     inner->req_complete_cb_data = &slots[index];
     inner->req_complete_cb = ompix_chan_fb_inner_done;
     /* Started in place: a PML may hand back another request (ob1 does for

@@ -21,6 +21,7 @@
 #include "ompi/request/grequest.h"
 #include "ompi/request/request.h"
 #include "ompi/runtime/mpiruntime.h"
+#include "ompi/mca/common/ompix/common_ompix_request.h"
 
 #include "mpiext_continue_c.h"
 
@@ -544,7 +545,6 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
 
 /* Running continuations (mpiext_continue_progress.c), inline for the
  * Test/Wait path. */
-void ompix_cont_wait_for_completer(ompi_request_t *req);
 
 /* The ops of a plain continuation: all done, none persistent, all freed. */
 static inline bool ompix_cont_run_plain_ops(ompix_cont_t *cont, bool threads)
@@ -557,7 +557,7 @@ static inline bool ompix_cont_run_plain_ops(ompix_cont_t *cont, bool threads)
         ompi_request_t *req = op->req;
 
         if (OPAL_UNLIKELY(threads)) {
-            ompix_cont_wait_for_completer(req);
+            mca_common_ompix_request_wait_marked(req);
         }
         if (OPAL_UNLIKELY(OMPI_REQUEST_GEN == req->req_type)) {
             ompi_grequest_invoke_query(req, &req->req_status);

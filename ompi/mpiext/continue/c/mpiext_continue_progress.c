@@ -13,7 +13,6 @@
 #include "ompi_config.h"
 
 #include <pthread.h>
-#include <sched.h>
 
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
@@ -35,22 +34,6 @@ static OMPIX_CONT_TLS int ompix_cont_progress_depth = 0;
 /* Most watched operations checked per progress call. */
 #define OMPIX_CONT_WATCH_BATCH 8
 
-/* With threads, a continuation can become ready while the thread that
- * completed its last operation is still inside ompi_request_complete (our
- * callback runs before the request is marked complete).  Freeing the
- * request, making it inactive or letting the callback restart it must wait
- * until that thread is done with it, which takes a few instructions. */
-void ompix_cont_wait_for_completer(ompi_request_t *req)
-{
-    if (!opal_using_threads()) {
-        return;
-    }
-    while (!REQUEST_COMPLETE(req)) {
-        sched_yield();
-    }
-    opal_atomic_rmb();
-}
-
 /* Completes the operations of one round before the callback sees them:
  * status queries of generalized requests, freeing taken-over requests,
  * making persistent requests inactive so the callback may restart them. */
@@ -66,7 +49,7 @@ static bool ompix_cont_run_ops(ompix_cont_t *cont)
             continue;
         }
         op->needs_run = false;
-        ompix_cont_wait_for_completer(req);
+        mca_common_ompix_request_wait_marked(req);
         if (OMPI_REQUEST_GEN == req->req_type) {
             ompi_grequest_invoke_query(req, &req->req_status);
             if (NULL != cont->statuses) {

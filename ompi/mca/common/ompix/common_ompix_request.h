@@ -1,0 +1,41 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * What ompix's request wrappers share about Open MPI's request engine.
+ */
+#ifndef MCA_COMMON_OMPIX_REQUEST_H
+#define MCA_COMMON_OMPIX_REQUEST_H
+
+#include "ompi_config.h"
+
+#include <sched.h>
+
+#include "opal/runtime/opal.h"
+#include "opal/sys/atomic.h"
+#include "ompi/request/request.h"
+
+BEGIN_C_DECLS
+
+/* ompi_request_complete runs a request's completion callback before it
+ * marks the request complete, on the thread that progressed it.  When the
+ * callback completes something else (a continuation, a channel) that
+ * another thread then acts on, that thread must wait for the mark before it
+ * frees, deactivates or restarts the request: a restart in between would
+ * receive the late mark, completing the new round at once, and the PML
+ * would then skip the real completion and the callback.  The mark is a few
+ * instructions away (yield: the completer may share our core); without
+ * threads it is always there. */
+static inline void mca_common_ompix_request_wait_marked(ompi_request_t *req)
+{
+    if (!opal_using_threads()) {
+        return;
+    }
+    while (!REQUEST_COMPLETE(req)) {
+        sched_yield();
+    }
+    opal_atomic_rmb();
+}
+
+END_C_DECLS
+
+#endif /* MCA_COMMON_OMPIX_REQUEST_H */
