@@ -88,12 +88,30 @@ static int ompix_chan_bind_connect(ompix_chan_bind_t *b, const mca_pml_chan_spec
     return rc;
 }
 
+/* The send's type signature into the offer: its runs follow the blob. */
+static size_t ompix_chan_bind_offer_sig(ompix_chan_bind_t *b, ompix_chan_wire_offer_t *w,
+                                        size_t blob_len)
+{
+    ompix_chan_sig_t sig;
+    size_t len;
+
+    ompix_chan_sig_make(b->info.type, b->info.count, UINT64_MAX, &sig);
+    w->sig_flags = sig.flags;
+    w->sig_total = sig.total;
+    w->sig_hash = sig.hash;
+    w->sig_runs = (sig.flags & OMPIX_CHAN_SIG_OVER) ? 0 : sig.nruns;
+    w->pad = 0;
+    len = w->sig_runs * sizeof(sig.runs[0]);
+    memcpy(b->out + sizeof(*w) + blob_len, sig.runs, len);
+    return len;
+}
+
 /* Send end: the offer and the receive of its reply. */
 static int ompix_chan_bind_post_send(ompix_chan_bind_t *b)
 {
     ompix_chan_wire_offer_t *w = (ompix_chan_wire_offer_t *) b->out;
     mca_pml_chan_spec_t spec;
-    size_t len;
+    size_t len, sig_len;
     int rc;
 
     b->my_tag = ompix_chan_next_tag(b->cs);
@@ -105,14 +123,14 @@ static int ompix_chan_bind_post_send(ompix_chan_bind_t *b)
     w->mode = b->info.send_mode;
     w->slack = b->slack;
     w->reply_tag = b->my_tag;
-    w->bdt_used = b->bdt_used;
     w->bytes = b->bytes;
     w->blob_len = len;
+    sig_len = ompix_chan_bind_offer_sig(b, w, len);
     b->state = OMPIX_CHAN_BIND_WAIT_REPLY;
     rc = MCA_PML_CALL(irecv(b->in, OMPIX_CHAN_MSG_MAX, MPI_BYTE, b->info.peer, b->my_tag,
                             b->info.comm, &b->rreq));
     if (OMPI_SUCCESS == rc) {
-        rc = MCA_PML_CALL(isend(b->out, sizeof(*w) + len, MPI_BYTE, b->info.peer,
+        rc = MCA_PML_CALL(isend(b->out, sizeof(*w) + len + sig_len, MPI_BYTE, b->info.peer,
                                 OMPIX_CHAN_TAG_OFFER, MCA_PML_BASE_SEND_STANDARD,
                                 b->info.comm, &b->sreq));
     }
@@ -128,19 +146,24 @@ static bool ompix_chan_offer_matches(const ompix_chan_bind_t *b, const ompix_cha
         && (MPI_ANY_TAG == b->info.tag || w->tag == b->info.tag);
 }
 
-/* The error class both ends report for this pair, or MPI_SUCCESS. */
-static int ompix_chan_offer_check(const ompix_chan_bind_t *b, const ompix_chan_wire_offer_t *w)
+/* The error class both ends report for this pair, or MPI_SUCCESS: slack,
+ * then the type rule and truncation (ompix_chan_sig_check says which comes
+ * first). */
+static int ompix_chan_offer_check(const ompix_chan_bind_t *b, const ompix_chan_offer_t *o)
 {
+    const ompix_chan_wire_offer_t *w = (const ompix_chan_wire_offer_t *) o->msg;
+    ompix_chan_sig_run_t runs[OMPIX_CHAN_SIG_RUNS];
+    size_t at = sizeof(*w) + w->blob_len;
+
     if (w->slack != b->slack) {
         return MPI_ERR_ARG;
     }
-    if (w->bytes > b->bytes) {
-        return MPI_ERR_TRUNCATE;
+    if (w->blob_len > MCA_PML_CHAN_BLOB_MAX || w->sig_runs > OMPIX_CHAN_SIG_RUNS
+        || o->len < at + w->sig_runs * sizeof(runs[0])) {
+        return MPI_ERR_INTERN;      /* not an offer of this version */
     }
-    if (w->bytes > 0 && w->bdt_used != b->bdt_used) {
-        return MPI_ERR_TYPE;
-    }
-    return MPI_SUCCESS;
+    memcpy(runs, o->msg + at, w->sig_runs * sizeof(runs[0]));
+    return ompix_chan_sig_check(w, runs, b->bytes, b->info.type, b->info.count);
 }
 
 /* Receive end: offer o matched b; build the channel and post the reply.
@@ -155,7 +178,7 @@ static void ompix_chan_bind_accept(ompix_chan_bind_t *b, ompix_chan_offer_t *o)
 
     b->info.peer = o->source;
     b->info.tag = w->tag;
-    rc = ompix_chan_offer_check(b, w);
+    rc = ompix_chan_offer_check(b, o);
     if (MPI_SUCCESS == rc) {
         ompix_chan_bind_spec(b, MCA_PML_CHAN_MODE_SYNCHRONOUS == w->mode, w->bytes, &spec);
         if (w->blob_len > 0) {
@@ -418,7 +441,6 @@ static int ompix_chan_bind_init(ompix_chan_bind_t *b, ompi_request_t *req_in, MP
     }
     ompi_datatype_type_size(b->info.type, &size);
     b->bytes = size * b->info.count;
-    b->bdt_used = b->info.type->super.bdt_used;
     return MPI_SUCCESS;
 }
 

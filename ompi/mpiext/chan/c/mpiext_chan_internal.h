@@ -15,6 +15,7 @@
 #include "opal/class/opal_list.h"
 #include "opal/threads/mutex.h"
 #include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
 #include "ompi/info/info.h"
 #include "ompi/request/request.h"
 
@@ -39,15 +40,39 @@ BEGIN_C_DECLS
 #define OMPIX_CHAN_MAGIC_OFFER 0x4348414f      /* "CHAO" */
 #define OMPIX_CHAN_MAGIC_REPLY 0x43484152      /* "CHAR" */
 
+/* Type signatures (mpiext_chan_signature.c): runs of one opal basic type. */
+#define OMPIX_CHAN_SIG_RUNS   64       /* runs an offer carries; beyond: hash */
+#define OMPIX_CHAN_SIG_OVER   0x1      /* more runs than that: runs not kept */
+#define OMPIX_CHAN_SIG_PACKED 0x2      /* MPI_PACKED: matches anything in bytes */
+
+typedef struct ompix_chan_sig_run_t {
+    uint32_t type;          /* opal basic type id */
+    uint32_t pad;
+    uint64_t len;           /* elements */
+} ompix_chan_sig_run_t;
+
+typedef struct ompix_chan_sig_t {
+    uint64_t total;         /* basic elements */
+    uint64_t hash;          /* of the whole sequence, mod 2^61-1 */
+    uint64_t pw;            /* the hash's base to the power total */
+    uint32_t nruns;         /* valid unless OMPIX_CHAN_SIG_OVER */
+    uint32_t flags;         /* OMPIX_CHAN_SIG_* */
+    ompix_chan_sig_run_t runs[OMPIX_CHAN_SIG_RUNS];
+} ompix_chan_sig_t;
+
 typedef struct ompix_chan_wire_offer_t {
     int32_t magic;
     int32_t tag;            /* the send's tag */
     int32_t mode;           /* mca_pml_chan_reqinfo_t.send_mode */
     int32_t slack;
     int32_t reply_tag;      /* where the receive end replies */
-    uint32_t bdt_used;      /* basic types of the send's type signature */
+    uint32_t sig_flags;     /* OMPIX_CHAN_SIG_* of the send's signature */
     uint64_t bytes;         /* packed bytes of one message */
     uint64_t blob_len;      /* engine blob that follows; 0: no engine */
+    uint64_t sig_total;     /* basic elements of the send's signature */
+    uint64_t sig_hash;      /* its hash */
+    uint32_t sig_runs;      /* runs that follow the blob (0 if OVER) */
+    uint32_t pad;
 } ompix_chan_wire_offer_t;
 
 typedef struct ompix_chan_wire_reply_t {
@@ -58,7 +83,8 @@ typedef struct ompix_chan_wire_reply_t {
     uint64_t blob_len;
 } ompix_chan_wire_reply_t;
 
-#define OMPIX_CHAN_MSG_MAX (sizeof(ompix_chan_wire_offer_t) + MCA_PML_CHAN_BLOB_MAX)
+#define OMPIX_CHAN_MSG_MAX (sizeof(ompix_chan_wire_offer_t) + MCA_PML_CHAN_BLOB_MAX \
+                            + OMPIX_CHAN_SIG_RUNS * sizeof(ompix_chan_sig_run_t))
 
 /* An offer received by a receive end and not matched yet. */
 typedef struct ompix_chan_offer_t {
@@ -101,7 +127,6 @@ typedef struct ompix_chan_bind_t {
     int slack;
     long increment;
     size_t bytes;
-    uint32_t bdt_used;
     int my_tag;                    /* send end: reply tag; receive end: data tag */
     int peer_tag;                  /* send end: the data tag the receiver chose */
     int state;
@@ -178,6 +203,12 @@ int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
 
 /* mpiext_chan_describe.c */
 int ompix_chan_describe(ompi_request_t *req, mca_pml_chan_reqinfo_t *info, const char **why);
+
+/* mpiext_chan_signature.c */
+void ompix_chan_sig_make(ompi_datatype_t *type, size_t count, uint64_t limit,
+                         ompix_chan_sig_t *sig);
+int ompix_chan_sig_check(const ompix_chan_wire_offer_t *w, const ompix_chan_sig_run_t *runs,
+                         uint64_t recv_bytes, ompi_datatype_t *type, size_t count);
 
 /* mpiext_chan_bind.c */
 int ompix_chan_bind(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], const int slacks[],
