@@ -6,8 +6,9 @@
  * the receive's.  Pairs that bind and move data, checked byte for byte
  * against the send's packed stream with the received count: a vector
  * against contiguous ints (both ways), a struct {int,double} against the
- * same struct with a larger count, against a contiguous of two structs and
- * against MPI_PACKED (both ways), MPI_2INT against two ints, zero-size
+ * same struct with a larger count, against a contiguous of two structs,
+ * against a vector of structs (the prefix ending inside its nested loops)
+ * and against MPI_PACKED (both ways), MPI_2INT against two ints, zero-size
  * messages of different types, and a send of more runs than an offer
  * carries (its hash checked) against an equal and a longer receive.  Pairs
  * that fail on both ends through a counting error handler, blocking and
@@ -26,7 +27,7 @@
 #define ROUNDS 5
 #define BIG 1000                    /* structs: 2000 runs, over the offer's cap */
 
-static MPI_Datatype int_double, double_int, two_structs, ivec;
+static MPI_Datatype int_double, double_int, two_structs, ivec, svec;
 
 static void make_types(void)
 {
@@ -42,6 +43,8 @@ static void make_types(void)
     MPI_Type_commit(&two_structs);
     MPI_Type_vector(4, 2, 3, MPI_INT, &ivec);   /* 8 ints out of 11 */
     MPI_Type_commit(&ivec);
+    MPI_Type_vector(2, 2, 3, int_double, &svec);  /* 4 structs out of 5, nested loops */
+    MPI_Type_commit(&svec);
 }
 
 static void free_types(void)
@@ -50,6 +53,7 @@ static void free_types(void)
     MPI_Type_free(&double_int);
     MPI_Type_free(&two_structs);
     MPI_Type_free(&ivec);
+    MPI_Type_free(&svec);
 }
 
 typedef struct {
@@ -150,6 +154,8 @@ static void moves(void)
     pair_moves((end_t) {int_double, BIG}, (end_t) {int_double, BIG});
     pair_moves((end_t) {int_double, BIG}, (end_t) {int_double, BIG + 1});
     pair_moves(id4, (end_t) {int_double, 1 << 14});
+    pair_moves(id3, (end_t) {svec, 1});             /* the prefix ends inside a loop */
+    pair_moves((end_t) {int_double, BIG}, (end_t) {svec, BIG / 4 + 1});
 }
 
 /* Rank 0 sends s, rank 1 receives r: the bind fails with cls on both. */
@@ -186,6 +192,8 @@ static void failures(int nb)
     pair_fails((end_t) {MPI_PACKED, 16}, (end_t) {MPI_INT, 1}, MPI_ERR_TRUNCATE, nb);
     pair_fails((end_t) {int_double, BIG}, (end_t) {double_int, BIG}, MPI_ERR_TYPE, nb);
     pair_fails((end_t) {int_double, BIG}, (end_t) {int_double, BIG - 1}, MPI_ERR_TRUNCATE, nb);
+    pair_fails((end_t) {double_int, BIG}, (end_t) {svec, BIG / 4 + 1}, MPI_ERR_TYPE, nb);
+    pair_fails((end_t) {double_int, 3}, (end_t) {svec, 1}, MPI_ERR_TYPE, nb);
 }
 
 int main(int argc, char **argv)
