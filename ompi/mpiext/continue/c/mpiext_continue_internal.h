@@ -115,6 +115,9 @@ struct ompix_cont_request_t {
     ompi_request_t super;
     opal_list_item_t live;         /* membership in the global list of cont requests */
     opal_list_t ready;             /* continuations ready to run (global lock) */
+    /* A plain continuation ready to run ahead of everything on `ready`
+     * (global lock): the common case of one at a time skips the list. */
+    ompix_cont_t *first;
     int num_active;                /* registered and not yet run (global lock) */
     int num_conts;                 /* continuations alive, persistent ones included */
     bool completing;               /* completion in flight outside the lock */
@@ -154,12 +157,17 @@ extern ompix_cont_global_t ompix_cont_global __attribute__((visibility("hidden")
 /* mpiext_continue_progress.c */
 int ompix_cont_global_init(void);
 int ompix_cont_drain(ompix_cont_request_t *creq, int max);
-/* Runs up to max (0: all) ready continuations of creq; a look at its list
- * without the lock first (a continuation queued meanwhile waits for the
- * next call). */
+/* Whether creq has ready continuations; without the lock it is a hint (a
+ * continuation queued meanwhile waits for the next look). */
+static inline bool ompix_cont_has_ready(ompix_cont_request_t *creq)
+{
+    return NULL != creq->first || !opal_list_is_empty(&creq->ready);
+}
+/* Runs up to max (0: all) ready continuations of creq; a look without the
+ * lock first. */
 static inline int ompix_cont_drain_ready(ompix_cont_request_t *creq, int max)
 {
-    return opal_list_is_empty(&creq->ready) ? 0 : ompix_cont_drain(creq, max);
+    return ompix_cont_has_ready(creq) ? ompix_cont_drain(creq, max) : 0;
 }
 void ompix_cont_run(ompix_cont_t *cont);
 void ompix_cont_watch_add(ompix_cont_op_t *op);
@@ -437,14 +445,22 @@ static inline void ompix_cont_op_record(ompix_cont_t *cont, ompix_cont_op_t *op,
 }
 
 /* Global lock held.  Queues a plain continuation whose round is complete:
- * it has one round, runs every op, and is not queued yet. */
+ * it has one round, runs every op, and is not queued yet.  In the request's
+ * `first` slot when nothing else is ready (order is kept: the slot is
+ * taken first, and filled only while the list is empty). */
 static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
 {
+    ompix_cont_request_t *creq = cont->creq;
+
     cont->armed = false;
-    cont->runs_due = 1;
     cont->queued = true;
-    opal_list_append(&cont->creq->ready, &cont->super.super);
     ompix_cont_global.num_ready++;
+    if (OPAL_LIKELY(NULL == creq->first && opal_list_is_empty(&creq->ready))) {
+        creq->first = cont;
+        return;
+    }
+    cont->runs_due = 1;
+    opal_list_append(&creq->ready, &cont->super.super);
 }
 
 /* A continuation's state at registration (both registration paths). */
@@ -465,8 +481,9 @@ static inline void ompix_cont_init(ompix_cont_t *cont, ompix_cont_request_t *cre
 }
 
 /* Registration without persistent requests or MPIX_CONT_PERSISTENT, in one
- * pass over the requests: each is taken over and either recorded as done
- * (complete already: nobody else can see it, no atomics) or armed.  The
+ * pass over the requests: each is taken over and either recorded and freed
+ * (complete already: nobody else can see it, no atomics; a generalized one
+ * is kept for its query) or armed.  The
  * guard in `pending` keeps the continuation from firing before the
  * continuation request counts it; the guard, the null requests and every
  * op found done are dropped together at the end. */
@@ -501,17 +518,34 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
             drop++;
             continue;
         }
-        n++;
         reqs[i] = MPI_REQUEST_NULL;
+        if (REQUEST_COMPLETE(req) && OPAL_LIKELY(OMPI_REQUEST_GEN != req->req_type)) {
+            /* Done: its status now, and it is freed here rather than by the
+             * run (as MPI_Wait would), so the continuation does not track
+             * it.  Nothing was installed: shared static requests
+             * (MPI_PROC_NULL) must never carry our callback. */
+            if (NULL != statuses) {
+                statuses[i] = req->req_status;
+            }
+            if (OPAL_UNLIKELY(MPI_SUCCESS != req->req_status.MPI_ERROR)) {
+                cont->failed = true;
+            }
+            if (OPAL_UNLIKELY(threads)) {
+                opal_atomic_rmb();   /* marked complete: ours to free */
+            }
+            ompi_request_free(&req);
+            drop++;
+            continue;
+        }
+        n++;
         /* Released ops are neither hooked nor watched, and a plain
          * continuation never reads `persistent`. */
         op->req = req;
         op->index = i;
         if (REQUEST_COMPLETE(req)) {
-            /* Nothing to install: shared static requests (MPI_PROC_NULL)
-             * must never carry our callback. */
+            /* A generalized request: its query runs at the top level
+             * before the callback (ompix_cont_run_plain_ops). */
             op->state = OMPIX_CONT_OP_DONE;
-            ompix_cont_op_record(cont, op, req);
             drop++;
         } else {
             op->state = OMPIX_CONT_OP_ARMED;
@@ -619,8 +653,16 @@ static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_c
  * already running on another thread. */
 static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
 {
-    ompix_cont_t *cont;
+    ompix_cont_t *cont = creq->first;
 
+    if (OPAL_LIKELY(NULL != cont)) {
+        /* Plain, so one round, and nobody else can be running it. */
+        creq->first = NULL;
+        cont->queued = false;
+        cont->running = true;
+        ompix_cont_global.num_ready--;
+        return cont;
+    }
     OPAL_LIST_FOREACH(cont, &creq->ready, ompix_cont_t) {
         if (OPAL_UNLIKELY(cont->running)) {
             continue;
@@ -644,7 +686,7 @@ ompix_cont_drain_inline(ompix_cont_request_t *creq, int max)
     bool threads = opal_using_threads();
     int n = 0;
 
-    while (!opal_list_is_empty(&creq->ready) && (max <= 0 || n < max)) {
+    while (ompix_cont_has_ready(creq) && (max <= 0 || n < max)) {
         ompix_cont_t *cont;
 
         OMPIX_CONT_LOCK_IF(threads);
