@@ -102,6 +102,9 @@ struct ompix_cont_t {
     /* No persistent operation and not MPIX_CONT_PERSISTENT: the common case
      * takes the lean paths (no hooks, one round, every op freed after it). */
     bool plain;
+    /* These three stay false in a plain continuation: it is counted in
+     * creq->num_active from its registration to its run, queued once, and
+     * off its ready list before it runs. */
     bool armed;                    /* this round is counted in creq->num_active */
     bool queued;
     bool running;
@@ -119,7 +122,9 @@ struct ompix_cont_request_t {
      * (global lock): the common case of one at a time skips the list. */
     ompix_cont_t *first;
     int num_active;                /* registered and not yet run (global lock) */
-    int num_conts;                 /* continuations alive, persistent ones included */
+    /* Continuations alive other than plain ones (a plain one is counted in
+     * num_active from its registration to its release, under one lock). */
+    int num_conts;
     bool completing;               /* completion in flight outside the lock */
     bool reactivate;               /* registered while completing: re-arm after */
     bool failed;                   /* an operation failed since activation */
@@ -452,8 +457,6 @@ static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
 {
     ompix_cont_request_t *creq = cont->creq;
 
-    cont->armed = false;
-    cont->queued = true;
     ompix_cont_global.num_ready++;
     if (OPAL_LIKELY(NULL == creq->first && opal_list_is_empty(&creq->ready))) {
         creq->first = cont;
@@ -495,7 +498,10 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
     bool threads = opal_using_threads();
     ompix_cont_t *cont = ompix_cont_alloc(creq, count, threads);
     ompix_cont_op_t *ops;
-    int n = 0, drop = 1;
+    /* Requests found done are freed last, where nothing else is live
+     * across the calls (the first two; any more at once). */
+    ompi_request_t *done[2];
+    int n = 0, drop = 1, ndone = 0;
     bool run_now = false;
 
     if (OPAL_UNLIKELY(NULL == cont)) {
@@ -503,7 +509,6 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
     }
     ops = cont->ops;
     ompix_cont_init(cont, creq, cb, cb_data, statuses, false, true);
-    cont->armed = true;
     cont->pending = count + 1;
 
     OMPIX_CONT_UNROLL
@@ -530,11 +535,13 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
             if (OPAL_UNLIKELY(MPI_SUCCESS != req->req_status.MPI_ERROR)) {
                 cont->failed = true;
             }
-            if (OPAL_UNLIKELY(threads)) {
-                opal_atomic_rmb();   /* marked complete: ours to free */
-            }
-            ompi_request_free(&req);
+            opal_atomic_rmb();   /* marked complete: ours to free */
             drop++;
+            if (OPAL_LIKELY(ndone < 2)) {
+                done[ndone++] = req;
+            } else {
+                ompi_request_free(&req);
+            }
             continue;
         }
         n++;
@@ -555,7 +562,6 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
     cont->num_ops = n;
 
     OMPIX_CONT_LOCK_IF(threads);
-    creq->num_conts++;
     ompix_cont_request_activate(creq);
     /* With no op armed nobody else sees `pending`. */
     if (count + 1 == drop ? (cont->pending = 0, true)
@@ -563,14 +569,16 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
                                          : (cont->pending -= drop))) {
         if ((flags & MPIX_CONT_IMMEDIATE) && !creq->enqueue_complete && !creq->poll_only) {
             /* Run here: never queued, so nobody else can take it. */
-            cont->armed = false;
-            cont->running = true;
             run_now = true;
         } else {
             ompix_cont_queue_plain_locked(cont);
         }
     }
     OMPIX_CONT_UNLOCK_IF(threads);
+    /* Before the callback, as for the ops the run frees. */
+    for (int k = 0; k < ndone; ++k) {
+        ompi_request_free(&done[k]);
+    }
     if (run_now) {
         ompix_cont_run(cont);
     }
@@ -632,11 +640,8 @@ static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_c
     ompix_cont_callback(cont);
 
     OMPIX_CONT_LOCK_IF(threads);
-    cont->running = false;
     if (OPAL_UNLIKELY(threads)) {
         ompix_cont_release_locked(cont);     /* an op may still be watched */
-    } else {
-        creq->num_conts--;
     }
     kept = ompix_cont_spare_put_locked(creq, cont);
     complete = ompix_cont_request_deactivate_locked(creq, failed, threads);
@@ -658,8 +663,6 @@ static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
     if (OPAL_LIKELY(NULL != cont)) {
         /* Plain, so one round, and nobody else can be running it. */
         creq->first = NULL;
-        cont->queued = false;
-        cont->running = true;
         ompix_cont_global.num_ready--;
         return cont;
     }
@@ -671,7 +674,8 @@ static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
             opal_list_remove_item(&creq->ready, &cont->super.super);
             cont->queued = false;
         }
-        cont->running = true;
+        /* A plain one leaves the list here, so needs no mark. */
+        cont->running = !cont->plain;
         ompix_cont_global.num_ready--;
         return cont;
     }
@@ -683,10 +687,15 @@ static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
 static inline __opal_attribute_always_inline__ int
 ompix_cont_drain_inline(ompix_cont_request_t *creq, int max)
 {
-    bool threads = opal_using_threads();
+    bool threads;
     int n = 0;
 
-    while (ompix_cont_has_ready(creq) && (max <= 0 || n < max)) {
+    if (!ompix_cont_has_ready(creq)) {
+        return 0;
+    }
+    threads = opal_using_threads();
+    /* max is 0 (unlimited) or at least 1: the first run is always allowed. */
+    do {
         ompix_cont_t *cont;
 
         OMPIX_CONT_LOCK_IF(threads);
@@ -701,7 +710,7 @@ ompix_cont_drain_inline(ompix_cont_request_t *creq, int max)
             ompix_cont_run(cont);
         }
         n++;
-    }
+    } while (ompix_cont_has_ready(creq) && (max <= 0 || n < max));
     return n;
 }
 
