@@ -560,6 +560,10 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
         }
     }
     cont->num_ops = n;
+    /* Before the continuation can run. */
+    for (int k = 0; k < ndone; ++k) {
+        ompi_request_free(&done[k]);
+    }
 
     OMPIX_CONT_LOCK_IF(threads);
     ompix_cont_request_activate(creq);
@@ -575,10 +579,6 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
         }
     }
     OMPIX_CONT_UNLOCK_IF(threads);
-    /* Before the callback, as for the ops the run frees. */
-    for (int k = 0; k < ndone; ++k) {
-        ompi_request_free(&done[k]);
-    }
     if (run_now) {
         ompix_cont_run(cont);
     }
@@ -656,14 +656,24 @@ static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_c
 
 /* Global lock held.  Takes the first continuation of creq that is not
  * already running on another thread. */
-static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
+/* Global lock held.  Takes the continuation in creq's `first` slot, if
+ * any: a plain one, so one round, and nobody else can be running it. */
+static inline ompix_cont_t *ompix_cont_pop_first_locked(ompix_cont_request_t *creq)
 {
     ompix_cont_t *cont = creq->first;
 
     if (OPAL_LIKELY(NULL != cont)) {
-        /* Plain, so one round, and nobody else can be running it. */
         creq->first = NULL;
         ompix_cont_global.num_ready--;
+    }
+    return cont;
+}
+
+static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
+{
+    ompix_cont_t *cont = ompix_cont_pop_first_locked(creq);
+
+    if (OPAL_LIKELY(NULL != cont)) {
         return cont;
     }
     OPAL_LIST_FOREACH(cont, &creq->ready, ompix_cont_t) {
@@ -699,14 +709,17 @@ ompix_cont_drain_inline(ompix_cont_request_t *creq, int max)
         ompix_cont_t *cont;
 
         OMPIX_CONT_LOCK_IF(threads);
-        cont = ompix_cont_pop_locked(creq);
-        OMPIX_CONT_UNLOCK_IF(threads);
-        if (NULL == cont) {
-            break;
-        }
-        if (OPAL_LIKELY(cont->plain)) {
+        cont = ompix_cont_pop_first_locked(creq);
+        if (OPAL_LIKELY(NULL != cont)) {
+            OMPIX_CONT_UNLOCK_IF(threads);
             ompix_cont_run_plain(cont, threads);
         } else {
+            /* The list: out of line (ompix_cont_run runs either kind). */
+            cont = ompix_cont_pop_locked(creq);
+            OMPIX_CONT_UNLOCK_IF(threads);
+            if (NULL == cont) {
+                break;
+            }
             ompix_cont_run(cont);
         }
         n++;
