@@ -498,7 +498,7 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
     bool threads = opal_using_threads();
     ompix_cont_t *cont = ompix_cont_alloc(creq, count, threads);
     ompix_cont_op_t *ops;
-    /* Requests found done are freed last, where nothing else is live
+    /* Requests found done are freed after the pass, where less is live
      * across the calls (the first two; any more at once). */
     ompi_request_t *done[2];
     int n = 0, drop = 1, ndone = 0;
