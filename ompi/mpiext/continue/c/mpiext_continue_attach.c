@@ -464,7 +464,9 @@ void ompix_cont_release_locked(ompix_cont_t *cont)
             ompix_cont_op_detach_locked(&cont->ops[i]);
         }
     }
-    cont->creq->num_conts--;
+    if (!cont->plain) {
+        cont->creq->num_conts--;
+    }
 }
 
 void ompix_cont_release(ompix_cont_t *cont)

@@ -102,6 +102,9 @@ struct ompix_cont_t {
     /* No persistent operation and not MPIX_CONT_PERSISTENT: the common case
      * takes the lean paths (no hooks, one round, every op freed after it). */
     bool plain;
+    /* These three stay false in a plain continuation: it is counted in
+     * creq->num_active from its registration to its run, queued once, and
+     * off its ready list before it runs. */
     bool armed;                    /* this round is counted in creq->num_active */
     bool queued;
     bool running;
@@ -115,8 +118,13 @@ struct ompix_cont_request_t {
     ompi_request_t super;
     opal_list_item_t live;         /* membership in the global list of cont requests */
     opal_list_t ready;             /* continuations ready to run (global lock) */
+    /* A plain continuation ready to run ahead of everything on `ready`
+     * (global lock): the common case of one at a time skips the list. */
+    ompix_cont_t *first;
     int num_active;                /* registered and not yet run (global lock) */
-    int num_conts;                 /* continuations alive, persistent ones included */
+    /* Continuations alive other than plain ones (a plain one is counted in
+     * num_active from its registration to its release, under one lock). */
+    int num_conts;
     bool completing;               /* completion in flight outside the lock */
     bool reactivate;               /* registered while completing: re-arm after */
     bool failed;                   /* an operation failed since activation */
@@ -154,12 +162,17 @@ extern ompix_cont_global_t ompix_cont_global __attribute__((visibility("hidden")
 /* mpiext_continue_progress.c */
 int ompix_cont_global_init(void);
 int ompix_cont_drain(ompix_cont_request_t *creq, int max);
-/* Runs up to max (0: all) ready continuations of creq; a look at its list
- * without the lock first (a continuation queued meanwhile waits for the
- * next call). */
+/* Whether creq has ready continuations; without the lock it is a hint (a
+ * continuation queued meanwhile waits for the next look). */
+static inline bool ompix_cont_has_ready(ompix_cont_request_t *creq)
+{
+    return NULL != creq->first || !opal_list_is_empty(&creq->ready);
+}
+/* Runs up to max (0: all) ready continuations of creq; a look without the
+ * lock first. */
 static inline int ompix_cont_drain_ready(ompix_cont_request_t *creq, int max)
 {
-    return opal_list_is_empty(&creq->ready) ? 0 : ompix_cont_drain(creq, max);
+    return ompix_cont_has_ready(creq) ? ompix_cont_drain(creq, max) : 0;
 }
 void ompix_cont_run(ompix_cont_t *cont);
 void ompix_cont_watch_add(ompix_cont_op_t *op);
@@ -437,14 +450,20 @@ static inline void ompix_cont_op_record(ompix_cont_t *cont, ompix_cont_op_t *op,
 }
 
 /* Global lock held.  Queues a plain continuation whose round is complete:
- * it has one round, runs every op, and is not queued yet. */
+ * it has one round, runs every op, and is not queued yet.  In the request's
+ * `first` slot when nothing else is ready (order is kept: the slot is
+ * taken first, and filled only while the list is empty). */
 static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
 {
-    cont->armed = false;
-    cont->runs_due = 1;
-    cont->queued = true;
-    opal_list_append(&cont->creq->ready, &cont->super.super);
+    ompix_cont_request_t *creq = cont->creq;
+
     ompix_cont_global.num_ready++;
+    if (OPAL_LIKELY(NULL == creq->first && opal_list_is_empty(&creq->ready))) {
+        creq->first = cont;
+        return;
+    }
+    cont->runs_due = 1;
+    opal_list_append(&creq->ready, &cont->super.super);
 }
 
 /* A continuation's state at registration (both registration paths). */
@@ -465,8 +484,9 @@ static inline void ompix_cont_init(ompix_cont_t *cont, ompix_cont_request_t *cre
 }
 
 /* Registration without persistent requests or MPIX_CONT_PERSISTENT, in one
- * pass over the requests: each is taken over and either recorded as done
- * (complete already: nobody else can see it, no atomics) or armed.  The
+ * pass over the requests: each is taken over and either recorded and freed
+ * (complete already: nobody else can see it, no atomics; a generalized one
+ * is kept for its query) or armed.  The
  * guard in `pending` keeps the continuation from firing before the
  * continuation request counts it; the guard, the null requests and every
  * op found done are dropped together at the end. */
@@ -478,7 +498,10 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
     bool threads = opal_using_threads();
     ompix_cont_t *cont = ompix_cont_alloc(creq, count, threads);
     ompix_cont_op_t *ops;
-    int n = 0, drop = 1;
+    /* Requests found done are freed after the pass, where less is live
+     * across the calls (the first two; any more at once). */
+    ompi_request_t *done[2];
+    int n = 0, drop = 1, ndone = 0;
     bool run_now = false;
 
     if (OPAL_UNLIKELY(NULL == cont)) {
@@ -486,7 +509,6 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
     }
     ops = cont->ops;
     ompix_cont_init(cont, creq, cb, cb_data, statuses, false, true);
-    cont->armed = true;
     cont->pending = count + 1;
 
     OMPIX_CONT_UNROLL
@@ -501,17 +523,36 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
             drop++;
             continue;
         }
-        n++;
         reqs[i] = MPI_REQUEST_NULL;
+        if (REQUEST_COMPLETE(req) && OPAL_LIKELY(OMPI_REQUEST_GEN != req->req_type)) {
+            /* Done: its status now, and it is freed here rather than by the
+             * run (as MPI_Wait would), so the continuation does not track
+             * it.  Nothing was installed: shared static requests
+             * (MPI_PROC_NULL) must never carry our callback. */
+            if (NULL != statuses) {
+                statuses[i] = req->req_status;
+            }
+            if (OPAL_UNLIKELY(MPI_SUCCESS != req->req_status.MPI_ERROR)) {
+                cont->failed = true;
+            }
+            opal_atomic_rmb();   /* marked complete: ours to free */
+            drop++;
+            if (OPAL_LIKELY(ndone < 2)) {
+                done[ndone++] = req;
+            } else {
+                ompi_request_free(&req);
+            }
+            continue;
+        }
+        n++;
         /* Released ops are neither hooked nor watched, and a plain
          * continuation never reads `persistent`. */
         op->req = req;
         op->index = i;
         if (REQUEST_COMPLETE(req)) {
-            /* Nothing to install: shared static requests (MPI_PROC_NULL)
-             * must never carry our callback. */
+            /* A generalized request: its query runs at the top level
+             * before the callback (ompix_cont_run_plain_ops). */
             op->state = OMPIX_CONT_OP_DONE;
-            ompix_cont_op_record(cont, op, req);
             drop++;
         } else {
             op->state = OMPIX_CONT_OP_ARMED;
@@ -519,9 +560,12 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
         }
     }
     cont->num_ops = n;
+    /* Before the continuation can run. */
+    for (int k = 0; k < ndone; ++k) {
+        ompi_request_free(&done[k]);
+    }
 
     OMPIX_CONT_LOCK_IF(threads);
-    creq->num_conts++;
     ompix_cont_request_activate(creq);
     /* With no op armed nobody else sees `pending`. */
     if (count + 1 == drop ? (cont->pending = 0, true)
@@ -529,8 +573,6 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
                                          : (cont->pending -= drop))) {
         if ((flags & MPIX_CONT_IMMEDIATE) && !creq->enqueue_complete && !creq->poll_only) {
             /* Run here: never queued, so nobody else can take it. */
-            cont->armed = false;
-            cont->running = true;
             run_now = true;
         } else {
             ompix_cont_queue_plain_locked(cont);
@@ -598,11 +640,8 @@ static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_c
     ompix_cont_callback(cont);
 
     OMPIX_CONT_LOCK_IF(threads);
-    cont->running = false;
     if (OPAL_UNLIKELY(threads)) {
         ompix_cont_release_locked(cont);     /* an op may still be watched */
-    } else {
-        creq->num_conts--;
     }
     kept = ompix_cont_spare_put_locked(creq, cont);
     complete = ompix_cont_request_deactivate_locked(creq, failed, threads);
@@ -617,10 +656,26 @@ static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_c
 
 /* Global lock held.  Takes the first continuation of creq that is not
  * already running on another thread. */
+/* Global lock held.  Takes the continuation in creq's `first` slot, if
+ * any: a plain one, so one round, and nobody else can be running it. */
+static inline ompix_cont_t *ompix_cont_pop_first_locked(ompix_cont_request_t *creq)
+{
+    ompix_cont_t *cont = creq->first;
+
+    if (OPAL_LIKELY(NULL != cont)) {
+        creq->first = NULL;
+        ompix_cont_global.num_ready--;
+    }
+    return cont;
+}
+
 static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
 {
-    ompix_cont_t *cont;
+    ompix_cont_t *cont = ompix_cont_pop_first_locked(creq);
 
+    if (OPAL_LIKELY(NULL != cont)) {
+        return cont;
+    }
     OPAL_LIST_FOREACH(cont, &creq->ready, ompix_cont_t) {
         if (OPAL_UNLIKELY(cont->running)) {
             continue;
@@ -629,7 +684,8 @@ static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
             opal_list_remove_item(&creq->ready, &cont->super.super);
             cont->queued = false;
         }
-        cont->running = true;
+        /* A plain one leaves the list here, so needs no mark. */
+        cont->running = !cont->plain;
         ompix_cont_global.num_ready--;
         return cont;
     }
@@ -641,25 +697,33 @@ static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
 static inline __opal_attribute_always_inline__ int
 ompix_cont_drain_inline(ompix_cont_request_t *creq, int max)
 {
-    bool threads = opal_using_threads();
+    bool threads;
     int n = 0;
 
-    while (!opal_list_is_empty(&creq->ready) && (max <= 0 || n < max)) {
+    if (!ompix_cont_has_ready(creq)) {
+        return 0;
+    }
+    threads = opal_using_threads();
+    /* max is 0 (unlimited) or at least 1: the first run is always allowed. */
+    do {
         ompix_cont_t *cont;
 
         OMPIX_CONT_LOCK_IF(threads);
-        cont = ompix_cont_pop_locked(creq);
-        OMPIX_CONT_UNLOCK_IF(threads);
-        if (NULL == cont) {
-            break;
-        }
-        if (OPAL_LIKELY(cont->plain)) {
+        cont = ompix_cont_pop_first_locked(creq);
+        if (OPAL_LIKELY(NULL != cont)) {
+            OMPIX_CONT_UNLOCK_IF(threads);
             ompix_cont_run_plain(cont, threads);
         } else {
+            /* The list: out of line (ompix_cont_run runs either kind). */
+            cont = ompix_cont_pop_locked(creq);
+            OMPIX_CONT_UNLOCK_IF(threads);
+            if (NULL == cont) {
+                break;
+            }
             ompix_cont_run(cont);
         }
         n++;
-    }
+    } while (ompix_cont_has_ready(creq) && (max <= 0 || n < max));
     return n;
 }
 

@@ -98,6 +98,7 @@ static void ompix_cont_request_construct(ompix_cont_request_t *creq)
     creq->delivering = false;
     creq->failed = false;
     creq->spare = NULL;
+    creq->first = NULL;
 }
 
 static void ompix_cont_request_destruct(ompix_cont_request_t *creq)

@@ -129,7 +129,7 @@ ompix_cont_test_one(ompi_request_t **rptr, int *completed, ompi_status_public_t 
         rc = OMPIX_CONT_ORIG.req_test(rptr, completed, status);
     }
     if (!*completed && (creq->max_poll <= 0 || ran < creq->max_poll)
-        && !opal_list_is_empty(&creq->ready)) {
+        && ompix_cont_has_ready(creq)) {
         /* The progress inside that test made continuations ready: run
          * them now rather than one MPI_Test later. */
         ompix_cont_drain(creq, creq->max_poll <= 0 ? 0 : creq->max_poll - ran);
