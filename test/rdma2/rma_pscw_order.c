@@ -154,7 +154,7 @@ int main(int argc, char **argv)
     run("allocate", win, base, others);
     MPI_Win_free(&win);
 
-    base = malloc(size);
+    base = calloc(1, size);     /* written by other processes (CMA), which valgrind does not see */
     CHECK(NULL != base);
     MPI_Win_create(base, (MPI_Aint) size, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     run("create", win, base, others);
