@@ -8,7 +8,9 @@
  * a target's post adds 1 to posted[target] in each origin's state block;
  * an origin's start waits until posted[t] exceeds the number of epochs it
  * has started toward t.  complete adds 1 to each target's `complete`
- * word after flushing; wait waits until `complete` reaches the number of
+ * word after flushing (or, when every target is notified by active
+ * messages, after a fence: the message follows the puts on the same
+ * endpoint); wait waits until `complete` reaches the number of
  * origins of all exposure epochs posted so far.  A target can not post
  * epoch e+1 to an origin before that origin completed epoch e, so the
  * counters never run ahead of the epoch they stand for.  The epochs
@@ -24,6 +26,7 @@
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
 #include "osc_rdma2_active.h"
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_completion.h"
 
 #define MCA_OSC_RDMA2_WORD(field) offsetof(mca_osc_rdma2_state_t, field)
@@ -99,6 +102,17 @@ int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
     return ret;
 }
 
+/* A PSCW notification to `peer`: an active message its handler turns into
+ * the add where UCX would emulate the atomic (one message instead of an
+ * exchange), else a posted add on the state path. */
+static int mca_osc_rdma2_pscw_notify(mca_osc_rdma2_peer_t *peer, int which, size_t off)
+{
+    if (0 != peer->notify_addr[0]) {
+        return mca_osc_rdma2_am_notify(peer, which);
+    }
+    return mca_osc_rdma2_posted_add(peer, &peer->state, off, 1);
+}
+
 /* Ranks of `group` in the window's communicator, translated once per
  * group and kept in `cache` while the same group comes again. */
 static int mca_osc_rdma2_group_ranks(mca_osc_rdma2_module_t *module,
@@ -163,9 +177,9 @@ int mca_osc_rdma2_post(struct ompi_group_t *group, int assert, struct ompi_win_t
     for (i = 0; i < n && OMPI_SUCCESS == ret && !(assert & MPI_MODE_NOCHECK); ++i) {
         ret = mca_osc_rdma2_peer(module, ranks[i], &peer);
         if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_posted_add(peer, &peer->state,
-                                           module->layout.posted +
-                                               module->my_rank * sizeof(uint64_t), 1);
+            ret = mca_osc_rdma2_pscw_notify(peer, MCA_OSC_RDMA2_AM_NOTIFY_POSTED,
+                                            module->layout.posted +
+                                                module->my_rank * sizeof(uint64_t));
         }
     }
     return ret;
@@ -187,11 +201,13 @@ int mca_osc_rdma2_start(struct ompi_group_t *group, int assert, struct ompi_win_
         return ret;
     }
     n = ompi_group_size(group);
+    sync->start_by_am = true;
     for (i = 0; i < n && OMPI_SUCCESS == ret; ++i) {
         ret = mca_osc_rdma2_peer(module, ranks[i], &peer);
         if (OMPI_SUCCESS != ret) {
             break;
         }
+        sync->start_by_am = sync->start_by_am && 0 != peer->notify_addr[0];
         t = &sync->target[ranks[i]];
         if (!(assert & MPI_MODE_NOCHECK)) {
             /* posted[] is written by the targets into our own state block. */
@@ -220,11 +236,16 @@ int mca_osc_rdma2_complete(struct ompi_win_t *win)
     if (MCA_OSC_RDMA2_SYNC_PSCW != sync->type) {
         return OMPI_ERR_RMA_SYNC;
     }
-    ret = mca_osc_rdma2_complete_all(module);
+    /* Every target notified by active messages: each message goes behind
+     * our puts to its target on one endpoint, so ordering them suffices.
+     * A CPU add (mapped state words) needs the puts complete first. */
+    ret = sync->start_by_am ? mca_osc_rdma2_complete_all_ordered(module)
+                            : mca_osc_rdma2_complete_all(module);
     for (i = 0; i < sync->start_count; ++i) {
         mca_osc_rdma2_peer_t *peer = module->peers[sync->start_ranks[i]];
         sync->target[sync->start_ranks[i]].access = MCA_OSC_RDMA2_ACCESS_NONE;
-        ret2 = mca_osc_rdma2_posted_add(peer, &peer->state, MCA_OSC_RDMA2_WORD(complete), 1);
+        ret2 = mca_osc_rdma2_pscw_notify(peer, MCA_OSC_RDMA2_AM_NOTIFY_COMPLETE,
+                                         MCA_OSC_RDMA2_WORD(complete));
         ret = OMPI_SUCCESS != ret ? ret : ret2;
     }
     sync->start_ranks = NULL;       /* owned by start_cache */

@@ -31,6 +31,7 @@
  */
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,7 @@
 
 #define MCA_OSC_RDMA2_AM_REQUEST 1
 #define MCA_OSC_RDMA2_AM_REPLY 2
+#define MCA_OSC_RDMA2_AM_NOTIFY 3
 /* Larger operations take the lock path: an eager message of this size
  * is still one round trip, and the target copies it when it defers. */
 #define MCA_OSC_RDMA2_AM_MAX_BYTES 65536
@@ -557,6 +559,65 @@ static const mca_osc_rdma2_acc_path_t mca_osc_rdma2_acc_path_am = {
 };
 
 /* ---------------------------------------------------------------------- */
+/* PSCW notifications                                                       */
+
+/* The target's handler: the header is the address of one of its state
+ * words (posted[origin] or complete), which it raises here, a CPU atomic
+ * and no UCX call, so no queue is needed.  Everything the origin issued
+ * to us before it (puts, ordered by the fence that precedes complete)
+ * arrived earlier on the same endpoint and has landed; the release order
+ * publishes it to the waiter, on this thread or another.  Only counters
+ * a start or wait consumes are raised, so none is on its way when the
+ * window is freed. */
+static ucs_status_t mca_osc_rdma2_am_notify_cb(void *arg, const void *header,
+                                               size_t header_length, void *data, size_t length,
+                                               const ucp_am_recv_param_t *param)
+{
+    uint64_t addr;
+
+    (void) arg; (void) data; (void) length; (void) param;
+    if (header_length == sizeof(addr)) {
+        memcpy(&addr, header, sizeof(addr));
+        mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) (uintptr_t) addr, 1);
+    }
+    return UCS_OK;
+}
+
+/* One-way and eager: no answer, nothing to wait for, no buffer to free
+ * (the header is in the peer, which lives until MPI_Win_free has flushed
+ * the worker: posts_pending). */
+int mca_osc_rdma2_am_notify(mca_osc_rdma2_peer_t *peer, int which)
+{
+    ucp_request_param_t param;
+
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_AM_SEND_FLAG_EAGER;
+    peer->module->sync.posts_pending = true;
+    return mca_common_ompix_ucx_release(ucp_am_send_nbx(peer->ep, MCA_OSC_RDMA2_AM_NOTIFY,
+                                                        &peer->notify_addr[which],
+                                                        sizeof(peer->notify_addr[which]),
+                                                        NULL, 0, &param));
+}
+
+/* Where UCX only emulates the state words' atomics (their block does not
+ * map: TCP), an add is an active message and a reply UCX exchanges for us;
+ * our own message is one way and goes after our puts without a flush.
+ * Mapped state words keep CPU atomics. */
+void mca_osc_rdma2_am_notify_path(mca_osc_rdma2_peer_t *peer)
+{
+    mca_osc_rdma2_module_t *module = peer->module;
+
+    peer->notify_addr[0] = peer->notify_addr[1] = 0;
+    if (!mca_osc_rdma2_am.ready || NULL == peer->ep || !peer->state.path->ucx) {
+        return;
+    }
+    peer->notify_addr[MCA_OSC_RDMA2_AM_NOTIFY_POSTED] =
+        peer->state.base + module->layout.posted + module->my_rank * sizeof(uint64_t);
+    peer->notify_addr[MCA_OSC_RDMA2_AM_NOTIFY_COMPLETE] =
+        peer->state.base + offsetof(mca_osc_rdma2_state_t, complete);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Set-up                                                                   */
 
 uint64_t mca_osc_rdma2_am_features(void)
@@ -591,8 +652,11 @@ int mca_osc_rdma2_am_init(void)
     if (OMPI_SUCCESS != mca_osc_rdma2_am_handler(MCA_OSC_RDMA2_AM_REQUEST,
                                                  mca_osc_rdma2_am_request_cb) ||
         OMPI_SUCCESS != mca_osc_rdma2_am_handler(MCA_OSC_RDMA2_AM_REPLY,
-                                                 mca_osc_rdma2_am_reply_cb)) {
-        MCA_OSC_RDMA2_VERBOSE(1, "no UCX active messages: accumulates take the lock");
+                                                 mca_osc_rdma2_am_reply_cb) ||
+        OMPI_SUCCESS != mca_osc_rdma2_am_handler(MCA_OSC_RDMA2_AM_NOTIFY,
+                                                 mca_osc_rdma2_am_notify_cb)) {
+        MCA_OSC_RDMA2_VERBOSE(1, "no UCX active messages: accumulates take the lock, PSCW "
+                              "notifications are atomics");
         OBJ_DESTRUCT(&mca_osc_rdma2_am.lock);
         return OMPI_SUCCESS;
     }

@@ -49,6 +49,18 @@ static inline int mca_osc_rdma2_am_drain(void)
         ? 0 : mca_osc_rdma2_am_drain_queue();
 }
 
+/* PSCW notifications by active messages (peer->notify_addr): at peer
+ * set-up, whether they take them (not toward mapped state words); then
+ * one-way messages the target's handler turns into an add to its
+ * posted[our rank] (post) or complete word (complete).  Issued after our
+ * operations to that peer, the message is applied after them. */
+enum {
+    MCA_OSC_RDMA2_AM_NOTIFY_POSTED = 0,
+    MCA_OSC_RDMA2_AM_NOTIFY_COMPLETE = 1,
+};
+void mca_osc_rdma2_am_notify_path(struct mca_osc_rdma2_peer_t *peer);
+int mca_osc_rdma2_am_notify(struct mca_osc_rdma2_peer_t *peer, int which);
+
 /* Waits until every accumulate this rank sent as an active message in the
  * window has been applied. */
 int mca_osc_rdma2_am_complete_all(struct mca_osc_rdma2_module_t *module);

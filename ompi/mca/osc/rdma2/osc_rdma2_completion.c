@@ -93,13 +93,15 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool relea
     return mca_osc_rdma2_fence_before_release(peer);
 }
 
-static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rdma2_module_t *module)
+/* Accumulates others apply for us: state machines first (one queued
+ * behind active messages waits for their acknowledgements before it locks,
+ * mca_osc_rdma2_acc_op_step), then the active messages' acknowledgements
+ * (flags are not trusted with several threads).  No fence orders these. */
+static int mca_osc_rdma2_complete_applied(mca_osc_rdma2_module_t *module)
 {
     mca_osc_rdma2_sync_t *sync = &module->sync;
     int i, ret = OMPI_SUCCESS;
 
-    /* State machines first: one queued behind active messages waits for
-     * their acknowledgements before it locks (mca_osc_rdma2_acc_op_step). */
     if (OPAL_UNLIKELY(0 != sync->acc_running)) {
         mca_osc_rdma2_acc_wait_all(module);
     }
@@ -111,10 +113,19 @@ static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rd
             sync->target[i].am_pending = false;
         }
     }
+    return ret;
+}
+
+static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_sync_t *sync = &module->sync;
+    int i, ret = mca_osc_rdma2_complete_applied(module);
+
     if (OMPI_SUCCESS != ret || (!sync->ucx_pending && mca_osc_rdma2_flags_trusted())) {
         return ret;
     }
     sync->ucx_pending = false;
+    sync->ucx_waiting = false;
     ret = mca_osc_rdma2_ucx_flush_worker();
     for (i = 0; i < module->size_comm; ++i) {
         sync->target[i].ucx_pending = false;
@@ -129,6 +140,21 @@ int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
         return OMPI_SUCCESS;
     }
     return mca_osc_rdma2_complete_all_ucx(module);
+}
+
+int mca_osc_rdma2_complete_all_ordered(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_sync_t *sync = &module->sync;
+    int ret;
+
+    opal_atomic_mb();
+    if (!sync->ucx_pending || sync->ucx_waiting || !mca_osc_rdma2_flags_trusted()) {
+        return mca_osc_rdma2_complete_all(module);
+    }
+    ret = mca_osc_rdma2_complete_applied(module);
+    /* The pending flags stay: the operations are ordered, not complete,
+     * and the next flush must still complete them. */
+    return OMPI_SUCCESS == ret ? mca_osc_rdma2_ucx_fence() : ret;
 }
 
 int mca_osc_rdma2_complete_window(mca_osc_rdma2_module_t *module)

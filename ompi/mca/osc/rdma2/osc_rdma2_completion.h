@@ -58,6 +58,13 @@ static inline int mca_osc_rdma2_complete_peer_inline(mca_osc_rdma2_peer_t *peer)
     return mca_osc_rdma2_complete_peer(peer);
 }
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module);
+/* Before notifications that travel behind our UCX operations on the same
+ * endpoints (PSCW complete by active messages): a worker fence instead of
+ * the flush where UCX is done with every origin buffer and no get is
+ * pending, so the notification does not wait for a round trip; after
+ * waiting for accumulates the targets apply for us (those no fence
+ * orders).  Otherwise as mca_osc_rdma2_complete_all. */
+int mca_osc_rdma2_complete_all_ordered(mca_osc_rdma2_module_t *module);
 /* Before a release of one of the peer's state words, when that release is
  * a UCX atomic (release_via_ucx): fences instead of flushing and makes the
  * release wait (see mca_osc_rdma2_posted_add). */

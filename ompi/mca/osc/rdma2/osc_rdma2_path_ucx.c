@@ -39,6 +39,10 @@ static int mca_osc_rdma2_ucx_rma(mca_osc_rdma2_peer_t *peer, const mca_osc_rdma2
     sp = is_put ? ucp_put_nbx(peer->ep, local, len, raddr, mem->rkey, &param)
                 : ucp_get_nbx(peer->ep, local, len, raddr, mem->rkey, &param);
     mca_osc_rdma2_completion_issued(peer);
+    if (!is_put || UCS_PTR_IS_PTR(sp)) {
+        /* A fence orders it but does not complete it here. */
+        peer->module->sync.ucx_waiting = true;
+    }
     if (NULL != req) {
         if (UCS_PTR_IS_PTR(sp)) {
             return OMPI_SUCCESS;            /* the callback frees it */

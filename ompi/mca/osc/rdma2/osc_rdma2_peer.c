@@ -156,9 +156,11 @@ int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,
     peer->state.path = mca_osc_rdma2_peer_state_path(peer->state.ptr);
     peer->pstate.path = mca_osc_rdma2_peer_state_path(peer->pstate.ptr);
     peer->acc = mca_osc_rdma2_am_path(peer);
-    MCA_OSC_RDMA2_VERBOSE(20, "peer %d: window %s, state %s, accumulates %s", rank,
-                          peer->win.path->name, peer->state.path->name,
-                          NULL != peer->acc ? peer->acc->name : "under its lock");
+    mca_osc_rdma2_am_notify_path(peer);
+    MCA_OSC_RDMA2_VERBOSE(20, "peer %d: window %s, state %s, accumulates %s, PSCW "
+                          "notifications %s", rank, peer->win.path->name, peer->state.path->name,
+                          NULL != peer->acc ? peer->acc->name : "under its lock",
+                          0 != peer->notify_addr[0] ? "by active messages" : "by posted adds");
     opal_atomic_wmb();
     module->peers[rank] = peer;
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);

@@ -33,6 +33,12 @@ typedef struct mca_osc_rdma2_peer_t {
     volatile int64_t am_sent;       /* accumulates sent to it as active messages */
     volatile int64_t am_done;       /* of which it acknowledged */
     volatile int32_t am_failed;     /* some failed (reported by its completion) */
+    /* PSCW notifications (post, complete) as active messages, where its
+     * state words are UCX's emulation (osc_rdma2_am.c:mca_osc_rdma2_am_notify):
+     * the addresses of its posted[our rank] and complete words, the
+     * messages' headers (UCX reads them until sent, so they live here).
+     * notify_addr[0] == 0: notifications are posted adds on its state path. */
+    uint64_t notify_addr[2];
 } mca_osc_rdma2_peer_t;
 
 int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,

@@ -76,6 +76,7 @@ typedef struct mca_osc_rdma2_sync_t {
     ompi_group_t *start_group;      /* PSCW access group (retained) */
     int *start_ranks;               /* its ranks in the window (owned by start_cache) */
     int start_count;
+    bool start_by_am;               /* every target of it is notified by active messages */
     mca_osc_rdma2_group_cache_t start_cache;
     /* exposure (post .. wait) */
     ompi_group_t *post_group;       /* retained */
@@ -86,6 +87,10 @@ typedef struct mca_osc_rdma2_sync_t {
     bool ucx_pending;               /* some UCX operation not yet flushed */
     bool am_pending;                /* some active-message accumulate sent since */
     bool posts_pending;             /* adds posted through UCX since creation */
+    /* some UCX operation since the last worker flush still needs its origin
+     * buffer (a put UCX did not finish in the call) or is a get: a fence
+     * does not complete it here (mca_osc_rdma2_complete_all_ordered) */
+    bool ucx_waiting;
     volatile int32_t acc_running;   /* request-based accumulates not finished */
     volatile int64_t am_sent;       /* active-message accumulates sent (osc_rdma2_am.c) */
     volatile int64_t am_done;       /* of which acknowledged */
