@@ -34,8 +34,11 @@
  * timing) under --mca pml_chan_debug_ready 1 first, where the engine
  * refuses a send started before its receive (this program aborts on it).
  * Message i of a window lives at buf + i * S on both sides (the
- * channels' address_base_increment), rank 1's buffers are cleared before
- * a metric and checked after it.
+ * channels' address_base_increment).  Its first and last 8 bytes name
+ * the window and the message and are checked after every window (two
+ * stores and two loads per message, on every variant alike); the rest is
+ * a pattern, checked after each metric in rank 1's buffers, cleared
+ * before it.
  *
  * Medians of the harness's repetitions (bench/include/ompix_bench_mpi.h);
  * output "RESULT <metric> <unit> <value>" on rank 0.  With an explicit
@@ -43,6 +46,7 @@
  */
 #include <mpi.h>
 #include <mpi-ext.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +67,7 @@
 enum { CHAN_STREAM_CHAN, CHAN_STREAM_ISEND, CHAN_STREAM_PERSIST };
 
 static long bad;
+static uint64_t window;                /* windows so far, the same on both ranks */
 static size_t msg;                     /* bytes per message */
 static int win;                        /* messages per window (= slack) */
 static char *sbuf, *rbuf;              /* win * msg bytes each */
@@ -128,15 +133,37 @@ static void chan_stream_complete(int kind)
     }
 }
 
+/* The first and the last 8 bytes of message i of window w (counted on
+ * both ranks alike): rank 0 writes them before the start, rank 1 checks
+ * them after the window, so a message not delivered, or not all of it, is
+ * seen (the rest of each message stays the pattern, checked once at the
+ * end). */
+static uint64_t chan_stream_stamp(uint64_t w, int i)
+{
+    return w * WMAX + (uint64_t) i + 1;
+}
+
 static void chan_stream_windows(int kind, long n)
 {
-    for (long w = 0; w < n; ++w) {
+    for (long k = 0; k < n; ++k) {
+        uint64_t w = window++;
         if (1 == rank) {
             chan_stream_post(kind);
             MPI_Send(NULL, 0, MPI_BYTE, 0, ACK_TAG, MPI_COMM_WORLD);
             chan_stream_complete(kind);
+            for (int i = 0; i < win; ++i) {
+                uint64_t first, last;
+                memcpy(&first, rbuf + i * msg, sizeof(first));
+                memcpy(&last, rbuf + (i + 1) * msg - sizeof(last), sizeof(last));
+                bad += first != chan_stream_stamp(w, i) || last != chan_stream_stamp(w, i);
+            }
         } else {
             MPI_Recv(NULL, 0, MPI_BYTE, 1, ACK_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            for (int i = 0; i < win; ++i) {
+                uint64_t stamp = chan_stream_stamp(w, i);
+                memcpy(sbuf + i * msg, &stamp, sizeof(stamp));
+                memcpy(sbuf + (i + 1) * msg - sizeof(stamp), &stamp, sizeof(stamp));
+            }
             chan_stream_send(kind);
             chan_stream_complete(kind);
         }
@@ -159,7 +186,7 @@ static void chan_stream_check(void)
         return;
     }
     for (int i = 0; i < win; ++i) {
-        for (size_t j = 0; j < msg; j += (msg > 64 ? 61 : 1)) {
+        for (size_t j = sizeof(uint64_t); j < msg - sizeof(uint64_t); j += (msg > 64 ? 61 : 1)) {
             bad += rbuf[i * msg + j] != chan_stream_pattern(i, j);
         }
     }
