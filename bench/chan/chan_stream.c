@@ -6,6 +6,7 @@
  * channel of slack > 1 needs the extension's Wait/Test wrappers):
  *
  *   chan_stream [check] GROUP...     GROUP: stream | bw65536 | bw1048576 | bind
+ *   chan_stream instr N chan|isend|persist
  *
  *   stream     stream_rate_8B: rank 0 streams 8-byte messages to rank 1 in
  *              windows of 64 (µs per message; bench/run turns it into
@@ -40,6 +41,12 @@
  * a pattern, checked after each metric in rank 1's buffers, cleared
  * before it.
  *
+ * instr: N windows of the stream's 8-byte messages, untimed, after a
+ * warm-up; rank 0's starts of each window's sends are in
+ * chan_stream_m_send (bench/run counts them with callgrind; their
+ * completion is not counted: a stock Waitall polls until the receiver has
+ * drained shared memory, which is waiting, not work).
+ *
  * Medians of the harness's repetitions (bench/include/ompix_bench_mpi.h);
  * output "RESULT <metric> <unit> <value>" on rank 0.  With an explicit
  * --mca pml X the program adds chan (--mca pml X,chan).
@@ -63,6 +70,7 @@
 #define DATA_TAG 12
 #define BIND_RUNS 3
 #define BIND_ITERS 100
+#define INSTR_WARMUP 20
 
 enum { CHAN_STREAM_CHAN, CHAN_STREAM_ISEND, CHAN_STREAM_PERSIST };
 
@@ -143,7 +151,14 @@ static uint64_t chan_stream_stamp(uint64_t w, int i)
     return w * WMAX + (uint64_t) i + 1;
 }
 
-static void chan_stream_windows(int kind, long n)
+/* Rank 0's starts of a window's sends, under the name `instr` counts
+ * (callgrind --toggle-collect=chan_stream_m_send). */
+__attribute__((noinline)) void chan_stream_m_send(int kind)
+{
+    chan_stream_send(kind);
+}
+
+static void chan_stream_windows(int kind, long n, int measured)
 {
     for (long k = 0; k < n; ++k) {
         uint64_t w = window++;
@@ -164,15 +179,19 @@ static void chan_stream_windows(int kind, long n)
                 memcpy(sbuf + i * msg, &stamp, sizeof(stamp));
                 memcpy(sbuf + (i + 1) * msg - sizeof(stamp), &stamp, sizeof(stamp));
             }
-            chan_stream_send(kind);
+            if (measured) {
+                chan_stream_m_send(kind);
+            } else {
+                chan_stream_send(kind);
+            }
             chan_stream_complete(kind);
         }
     }
 }
 
-static void chan_stream_loop_chan(long n) { chan_stream_windows(CHAN_STREAM_CHAN, n); }
-static void chan_stream_loop_isend(long n) { chan_stream_windows(CHAN_STREAM_ISEND, n); }
-static void chan_stream_loop_persist(long n) { chan_stream_windows(CHAN_STREAM_PERSIST, n); }
+static void chan_stream_loop_chan(long n) { chan_stream_windows(CHAN_STREAM_CHAN, n, 0); }
+static void chan_stream_loop_isend(long n) { chan_stream_windows(CHAN_STREAM_ISEND, n, 0); }
+static void chan_stream_loop_persist(long n) { chan_stream_windows(CHAN_STREAM_PERSIST, n, 0); }
 
 /* Byte j of message i: what rank 1 must find. */
 static char chan_stream_pattern(size_t i, size_t j)
@@ -344,6 +363,38 @@ static void chan_stream_group_bind(int iters)
     }
 }
 
+/* instr: n windows of 8-byte messages of one variant, untimed, after
+ * INSTR_WARMUP windows that are not counted. */
+static void chan_stream_instr(long n, const char *variant)
+{
+    static const char *const names[] = {"chan", "isend", "persist"};
+    int kind = -1;
+
+    for (int k = 0; k < 3; ++k) {
+        kind = 0 == strcmp(variant, names[k]) ? k : kind;
+    }
+    if (kind < 0) {
+        fprintf(stderr, "chan_stream: unknown variant %s\n", variant);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    chan_stream_buffers(8, 64);
+    if (CHAN_STREAM_CHAN == kind) {
+        chan_stream_bind_chan();
+    } else if (CHAN_STREAM_PERSIST == kind) {
+        chan_stream_init_persist();
+    }
+    chan_stream_windows(kind, INSTR_WARMUP, 0);
+    chan_stream_windows(kind, n, 1);
+    if (CHAN_STREAM_CHAN == kind) {
+        chan_stream_unbind_chan();
+    } else if (CHAN_STREAM_PERSIST == kind) {
+        chan_stream_free_persist();
+    }
+    if (ompix_bench_failed(&harness, "instr")) {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int size, check_only = 0;
@@ -359,6 +410,11 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     chan_stream_buffers(8, 1);
+    if (argc == 4 && 0 == strcmp(argv[1], "instr")) {
+        chan_stream_instr(atol(argv[2]), argv[3]);
+        MPI_Finalize();
+        return 0;
+    }
     for (int a = 1; a < argc; ++a) {
         if (0 == strcmp(argv[a], "check")) {
             check_only = 1;
