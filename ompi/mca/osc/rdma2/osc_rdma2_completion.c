@@ -93,6 +93,27 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool relea
     return mca_osc_rdma2_fence_before_release(peer);
 }
 
+/* Flushes the endpoint of every peer with UCX operations pending (of
+ * every peer that has one, when `all`), not the worker: see
+ * osc_rdma2_path_ucx.h for why a worker flush of UCX 1.13 does not do. */
+static int mca_osc_rdma2_complete_eps(mca_osc_rdma2_module_t *module, bool all)
+{
+    mca_osc_rdma2_ucx_flushes_t flushes = { .count = 0, .ret = OMPI_SUCCESS };
+    mca_osc_rdma2_peer_t *peer;
+    int i;
+
+    for (i = 0; i < module->size_comm; ++i) {
+        bool pending = module->sync.target[i].ucx_pending;
+
+        module->sync.target[i].ucx_pending = false;
+        peer = module->peers[i];
+        if (NULL != peer && NULL != peer->ep && (all || pending)) {
+            mca_osc_rdma2_ucx_flush_start(&flushes, peer);
+        }
+    }
+    return mca_osc_rdma2_ucx_flush_wait(&flushes);
+}
+
 static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rdma2_module_t *module)
 {
     mca_osc_rdma2_sync_t *sync = &module->sync;
@@ -115,11 +136,7 @@ static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rd
         return ret;
     }
     sync->ucx_pending = false;
-    ret = mca_osc_rdma2_ucx_flush_worker();
-    for (i = 0; i < module->size_comm; ++i) {
-        sync->target[i].ucx_pending = false;
-    }
-    return ret;
+    return mca_osc_rdma2_complete_eps(module, !mca_osc_rdma2_flags_trusted());
 }
 
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
@@ -139,7 +156,7 @@ int mca_osc_rdma2_complete_window(mca_osc_rdma2_module_t *module)
      * memory freed after this.  Flushes need not wait for them (no answer
      * is due), so only free does. */
     if (OMPI_SUCCESS == ret && module->sync.posts_pending) {
-        ret = mca_osc_rdma2_ucx_flush_worker();
+        ret = mca_osc_rdma2_complete_eps(module, true);
     }
     return ret;
 }
