@@ -93,6 +93,27 @@ int mca_osc_rdma2_complete_before_release(mca_osc_rdma2_peer_t *peer, bool relea
     return mca_osc_rdma2_fence_before_release(peer);
 }
 
+/* Flushes the endpoint of every peer with UCX operations pending (of
+ * every peer that has one, when `all`), not the worker: see
+ * osc_rdma2_path_ucx.h for why a worker flush of UCX 1.13 does not do. */
+static int mca_osc_rdma2_complete_eps(mca_osc_rdma2_module_t *module, bool all)
+{
+    mca_osc_rdma2_ucx_flushes_t flushes = { .count = 0, .ret = OMPI_SUCCESS };
+    mca_osc_rdma2_peer_t *peer;
+    int i;
+
+    for (i = 0; i < module->size_comm; ++i) {
+        bool pending = module->sync.target[i].ucx_pending;
+
+        module->sync.target[i].ucx_pending = false;
+        peer = module->peers[i];
+        if (NULL != peer && NULL != peer->ep && (all || pending)) {
+            mca_osc_rdma2_ucx_flush_start(&flushes, peer);
+        }
+    }
+    return mca_osc_rdma2_ucx_flush_wait(&flushes);
+}
+
 /* Accumulates others apply for us: state machines first (one queued
  * behind active messages waits for their acknowledgements before it locks,
  * mca_osc_rdma2_acc_op_step), then the active messages' acknowledgements
@@ -119,18 +140,14 @@ static int mca_osc_rdma2_complete_applied(mca_osc_rdma2_module_t *module)
 static __opal_attribute_noinline__ int mca_osc_rdma2_complete_all_ucx(mca_osc_rdma2_module_t *module)
 {
     mca_osc_rdma2_sync_t *sync = &module->sync;
-    int i, ret = mca_osc_rdma2_complete_applied(module);
+    int ret = mca_osc_rdma2_complete_applied(module);
 
     if (OMPI_SUCCESS != ret || (!sync->ucx_pending && mca_osc_rdma2_flags_trusted())) {
         return ret;
     }
     sync->ucx_pending = false;
     sync->ucx_waiting = false;
-    ret = mca_osc_rdma2_ucx_flush_worker();
-    for (i = 0; i < module->size_comm; ++i) {
-        sync->target[i].ucx_pending = false;
-    }
-    return ret;
+    return mca_osc_rdma2_complete_eps(module, !mca_osc_rdma2_flags_trusted());
 }
 
 int mca_osc_rdma2_complete_all(mca_osc_rdma2_module_t *module)
@@ -165,7 +182,7 @@ int mca_osc_rdma2_complete_window(mca_osc_rdma2_module_t *module)
      * memory freed after this.  Flushes need not wait for them (no answer
      * is due), so only free does. */
     if (OMPI_SUCCESS == ret && module->sync.posts_pending) {
-        ret = mca_osc_rdma2_ucx_flush_worker();
+        ret = mca_osc_rdma2_complete_eps(module, true);
     }
     return ret;
 }

@@ -4,8 +4,8 @@
  * The UCX path: ucp_put_nbx/ucp_get_nbx and UCX atomics on the peer's
  * endpoint (opal's common/ucx for the fetching atomics and flushes,
  * common/ompix's posted add).  Puts and gets are released at once and
- * completed by the next flush of the endpoint or of the worker, or, for
- * Rput/Rget, by their own callback.  Over transports without RMA (TCP,
+ * completed by the next flush of the endpoint (never of the worker: see
+ * osc_rdma2_path_ucx.h), or, for Rput/Rget, by their own callback.  Over transports without RMA (TCP,
  * registered memory on one node) UCX 1.13 emulates all of this with
  * active messages that the target's worker must progress.
  */
@@ -222,9 +222,29 @@ int mca_osc_rdma2_ucx_flush_ep(mca_osc_rdma2_peer_t *peer)
     return opal_common_ucx_ep_flush(peer->ep, MCA_OSC_RDMA2_WORKER);
 }
 
-int mca_osc_rdma2_ucx_flush_worker(void)
+int mca_osc_rdma2_ucx_flush_wait(mca_osc_rdma2_ucx_flushes_t *flushes)
 {
-    return opal_common_ucx_worker_flush(MCA_OSC_RDMA2_WORKER);
+    int i, ret;
+
+    for (i = 0; i < flushes->count; ++i) {
+        ret = opal_common_ucx_wait_request(flushes->requests[i], MCA_OSC_RDMA2_WORKER,
+                                           "ucp_ep_flush_nbx");
+        flushes->ret = OMPI_SUCCESS != flushes->ret ? flushes->ret : ret;
+    }
+    flushes->count = 0;
+    return flushes->ret;
+}
+
+void mca_osc_rdma2_ucx_flush_start(mca_osc_rdma2_ucx_flushes_t *flushes,
+                                   mca_osc_rdma2_peer_t *peer)
+{
+    ucp_request_param_t param;
+
+    if (MCA_OSC_RDMA2_UCX_FLUSHES == flushes->count) {
+        (void) mca_osc_rdma2_ucx_flush_wait(flushes);
+    }
+    memset(&param, 0, sizeof(param));
+    flushes->requests[flushes->count++] = ucp_ep_flush_nbx(peer->ep, &param);
 }
 
 int mca_osc_rdma2_ucx_fence(void)

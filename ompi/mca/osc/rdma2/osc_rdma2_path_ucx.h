@@ -20,10 +20,25 @@ int mca_osc_rdma2_ucx_cswap(struct mca_osc_rdma2_peer_t *peer, const mca_osc_rdm
                             uint64_t compare, uint64_t swap, uint64_t *old, size_t wsize,
                             uint64_t raddr);
 
-/* Completes at their targets the UCX operations issued to the peer / by
- * this process. */
+/* Completes at its target every UCX operation issued to the peer. */
 int mca_osc_rdma2_ucx_flush_ep(struct mca_osc_rdma2_peer_t *peer);
-int mca_osc_rdma2_ucx_flush_worker(void);
+
+/* Endpoint flushes of several peers, issued together so that their round
+ * trips overlap, then waited for.  Not a worker flush: UCX 1.13's
+ * (ucp_worker_flush_nbx) returns done when no sent fragment awaits its
+ * acknowledgement and the interfaces are flushed, while a put emulated by
+ * active messages may still wait, unsent, in an endpoint's pending queue
+ * (shared memory FIFO full) and read its origin buffer later. */
+#define MCA_OSC_RDMA2_UCX_FLUSHES 32
+typedef struct mca_osc_rdma2_ucx_flushes_t {
+    int count;
+    int ret;
+    ucs_status_ptr_t requests[MCA_OSC_RDMA2_UCX_FLUSHES];
+} mca_osc_rdma2_ucx_flushes_t;
+
+void mca_osc_rdma2_ucx_flush_start(mca_osc_rdma2_ucx_flushes_t *flushes,
+                                   struct mca_osc_rdma2_peer_t *peer);
+int mca_osc_rdma2_ucx_flush_wait(mca_osc_rdma2_ucx_flushes_t *flushes);
 /* UCX operations issued before it complete at their targets before those
  * issued after it. */
 int mca_osc_rdma2_ucx_fence(void);
