@@ -9,8 +9,9 @@
  *   completion only through opal_progress, whose every sweep also runs the
  *   selected PML's progress (pml ucx: its worker).  For an engine channel
  *   the wrappers first call the engine's poll() (Test) or wait() (Wait),
- *   which look at the end itself and complete the request; the originals
- *   then find it complete.
+ *   which look at the end itself and complete the request; MPI_Wait and
+ *   MPI_Test then report it as Open MPI's would, the array forms through
+ *   the originals, which find it complete.
  *
  *   slack > 1: Open MPI's Wait/Test make a completed persistent request
  *   INACTIVE and never look at it again; a channel with more starts
