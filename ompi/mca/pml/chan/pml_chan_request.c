@@ -193,13 +193,49 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     return true;
 }
 
+/* start_one for a receive end in the usual case: no threads (no lock), a
+ * mapped contiguous ring without credits to report, no start outstanding
+ * once the last reported completion is consumed.  The same counters and
+ * report(), with one look at the slot (a message may be there already
+ * under slack > 1); the end goes to the busy list only when its message
+ * is not there yet, as needs_poll() would say.  Every other case goes to
+ * start_one. */
+static inline bool mca_pml_chan_request_start_recv_fast(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+    char *slot;
+
+    if (end->is_send || !end->bound || MCA_PML_CHAN_PATH_MAPPED != end->path ||
+        !end->contiguous || end->credits || opal_using_threads() ||
+        end->nconsumed + (end->pending_report &&
+                          OMPI_REQUEST_INACTIVE == end->super.req_state) != n) {
+        return false;
+    }
+    end->nconsumed = n;                 /* = ndone: every earlier one was reported */
+    end->pending_report = false;
+    end->nstart = n + 1;
+    slot = mca_pml_chan_slot(end->mem, end, n);
+    if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) ==
+        n + 1) {
+        mca_pml_chan_copy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
+        end->ndone = n + 1;
+    }
+    if (mca_pml_chan_request_report(end)) {
+        ompi_request_complete(&end->super, true);
+    } else if (!end->busy) {
+        mca_pml_chan_request_make_busy(end);
+    }
+    return true;
+}
+
 /* Out of line, so that the fast path of an MPI_Start saves no registers. */
 static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t count,
                                                                       ompi_request_t **requests)
 {
     for (size_t i = 0; i < count; ++i) {
         int ret;
-        if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
+        if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i]) ||
+            mca_pml_chan_request_start_recv_fast((mca_pml_chan_end_t *) requests[i])) {
             continue;
         }
         ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
