@@ -88,6 +88,8 @@ void mca_pml_chan_bind_fini(void);
 /* pml_chan_request.c */
 int mca_pml_chan_request_start(size_t count, ompi_request_t **requests);
 void mca_pml_chan_request_settle(ompi_request_t *request);
+int mca_pml_chan_request_test(ompi_request_t *request);
+void mca_pml_chan_request_wait(ompi_request_t *request);
 
 END_C_DECLS
 

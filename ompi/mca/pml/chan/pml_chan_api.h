@@ -44,6 +44,17 @@
  * by req_start == start, a pointer compare) after Wait/Test returned: it
  * presents the next outstanding start (active; complete if done).
  *
+ * Wait/Test without a sweep of every progress callback: Open MPI's
+ * Wait/Test find a channel's completion only through opal_progress, which
+ * also runs the selected PML's progress (under pml ucx its worker's) on
+ * every poll.  The extension's wrappers call poll() (Test) or wait() (Wait)
+ * on an engine channel first: they look at the end itself (on the shared
+ * memory path one acquire load of the awaited slot's sequence word) and
+ * complete the request there, callbacks included; wait() calls
+ * opal_progress once every MCA_PML_CHAN_POLLS_PER_PROGRESS looks, so other
+ * traffic still progresses.  The original Wait/Test then find the request
+ * complete and report it as usual.
+ *
  * Bump the version on every change of this file's types.
  */
 #ifndef MCA_PML_CHAN_API_H
@@ -54,9 +65,13 @@
 #include <mpi.h>
 
 #define MCA_PML_CHAN_API_NAME "pml/chan"
-#define MCA_PML_CHAN_API_VERSION 2
+#define MCA_PML_CHAN_API_VERSION 3
 
 #define MCA_PML_CHAN_BLOB_MAX 2048
+
+/* Looks at channel ends per opal_progress while a Wait spins on channels
+ * (wait(), and the extension's Wait_any/Wait_some over channels only). */
+#define MCA_PML_CHAN_POLLS_PER_PROGRESS 64
 
 /* send_mode values. */
 #define MCA_PML_CHAN_MODE_STANDARD 0
@@ -115,6 +130,14 @@ typedef struct mca_pml_chan_api_t {
     /* After Wait/Test reported a completion: presents the next outstanding
      * start, if any (see above). */
     void (*settle)(MPI_Request chan);
+    /* Wait/Test fast path for a request whose req_start is start: one look
+     * at the end, no opal_progress; completes the request when its message
+     * is done.  Non-zero when Open MPI's Wait/Test would now return at once
+     * (complete, or inactive). */
+    int (*poll)(MPI_Request chan);
+    /* poll() until it says so, with opal_progress every
+     * MCA_PML_CHAN_POLLS_PER_PROGRESS looks. */
+    void (*wait)(MPI_Request chan);
 } mca_pml_chan_api_t;
 
 #endif /* MCA_PML_CHAN_API_H */

@@ -193,13 +193,49 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     return true;
 }
 
+/* start_one for a receive end in the usual case: no threads (no lock), a
+ * mapped contiguous ring without credits to report, no start outstanding
+ * once the last reported completion is consumed.  The same counters and
+ * report(), with one look at the slot (a message may be there already
+ * under slack > 1); the end goes to the busy list only when its message
+ * is not there yet, as needs_poll() would say.  Every other case goes to
+ * start_one. */
+static inline bool mca_pml_chan_request_start_recv_fast(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+    char *slot;
+
+    if (end->is_send || !end->bound || MCA_PML_CHAN_PATH_MAPPED != end->path ||
+        !end->contiguous || end->credits || opal_using_threads() ||
+        end->nconsumed + (end->pending_report &&
+                          OMPI_REQUEST_INACTIVE == end->super.req_state) != n) {
+        return false;
+    }
+    end->nconsumed = n;                 /* = ndone: every earlier one was reported */
+    end->pending_report = false;
+    end->nstart = n + 1;
+    slot = mca_pml_chan_slot(end->mem, end, n);
+    if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) ==
+        n + 1) {
+        mca_pml_chan_copy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
+        end->ndone = n + 1;
+    }
+    if (mca_pml_chan_request_report(end)) {
+        ompi_request_complete(&end->super, true);
+    } else if (!end->busy) {
+        mca_pml_chan_request_make_busy(end);
+    }
+    return true;
+}
+
 /* Out of line, so that the fast path of an MPI_Start saves no registers. */
 static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t count,
                                                                       ompi_request_t **requests)
 {
     for (size_t i = 0; i < count; ++i) {
         int ret;
-        if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
+        if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i]) ||
+            mca_pml_chan_request_start_recv_fast((mca_pml_chan_end_t *) requests[i])) {
             continue;
         }
         ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
@@ -258,6 +294,105 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
 void mca_pml_chan_request_settle(ompi_request_t *request)
 {
     (void) mca_pml_chan_request_outstanding((mca_pml_chan_end_t *) request);
+}
+
+/* The usual wait: no threads (nothing else changes the end meanwhile, no
+ * lock), a mapped contiguous receive end with a message outstanding.
+ * One acquire load of the awaited slot's word; when it is there, the copy
+ * of ring_recv_poll for that one message (later ones wait for the next
+ * look or progress).  -1: not that case; 0: not there yet; 1: moved. */
+static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->ndone;
+    char *slot;
+
+    if (opal_using_threads() || end->is_send || MCA_PML_CHAN_PATH_MAPPED != end->path ||
+        !end->contiguous || n >= end->nstart) {
+        return -1;
+    }
+    slot = mca_pml_chan_slot(end->mem, end, n);
+    if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) !=
+        n + 1) {
+        return 0;
+    }
+    mca_pml_chan_copy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
+    end->ndone = n + 1;
+    return 1;
+}
+
+/* One look at an end for Wait/Test, as progress looks at a busy one (the
+ * end may stay in the busy list: progress drops it when it finds nothing
+ * to do).  True when Open MPI's Wait/Test return at once: the request is
+ * complete, or inactive (nothing outstanding; a channel unbound since is
+ * inactive too). */
+static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
+{
+    ompi_request_t *r = &end->super;
+    bool complete;
+
+    if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
+        return true;
+    }
+    switch (mca_pml_chan_request_recv_fast(end)) {
+    case 0:
+        return false;
+    case 1:
+        if (mca_pml_chan_request_report(end)) {
+            ompi_request_complete(r, true);
+        }
+        return REQUEST_COMPLETE(r);
+    default:
+        break;
+    }
+    if (MCA_PML_CHAN_PATH_PUT == end->path) {
+        /* Puts land and complete only as the worker progresses; progress
+         * looks at every busy end, this one included. */
+        (void) mca_pml_chan_progress();
+        return REQUEST_COMPLETE(r);
+    }
+    if (opal_using_threads() && 0 != opal_mutex_trylock(&end->lock)) {
+        return false;                   /* progress holds it: it completes the request */
+    }
+    if (end->is_send) {
+        (void) mca_pml_chan_ring_send_poll(end);
+    } else {
+        (void) mca_pml_chan_ring_recv_poll(end);
+    }
+    complete = mca_pml_chan_request_report(end);
+    if (opal_using_threads()) {
+        opal_mutex_unlock(&end->lock);
+    }
+    if (complete) {
+        ompi_request_complete(r, true);
+    }
+    return REQUEST_COMPLETE(r);
+}
+
+/* The table's poll(): the extension's Test wrappers, before Open MPI's
+ * Test. */
+int mca_pml_chan_request_test(ompi_request_t *request)
+{
+    return mca_pml_chan_request_look((mca_pml_chan_end_t *) request);
+}
+
+/* The table's wait(): the extension's Wait wrappers, before Open MPI's
+ * Wait, which then finds the request complete.  Looking at the end
+ * itself detects the message a load after it landed, where Open MPI's
+ * Wait would find it only in pml/chan's progress callback, after the
+ * selected PML's progress of that sweep; opal_progress still runs every
+ * MCA_PML_CHAN_POLLS_PER_PROGRESS looks (MPI's progress rule: other
+ * messages, binds, continuations). */
+void mca_pml_chan_request_wait(ompi_request_t *request)
+{
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
+    unsigned int looks = 0;
+
+    while (!mca_pml_chan_request_look(end)) {
+        if (MCA_PML_CHAN_POLLS_PER_PROGRESS == ++looks) {
+            looks = 0;
+            opal_progress();
+        }
+    }
 }
 
 /* Only after unbind: a channel is released by MPIX_Unbind_channel. */

@@ -68,9 +68,12 @@ static int ompix_chan_bind_connect(ompix_chan_bind_t *b, const mca_pml_chan_spec
     if (NULL != b->half && peer_len > 0) {
         rc = engine->connect(b->half, peer_blob, peer_len, &b->chan);
         b->half = NULL;
+        if (OMPI_SUCCESS == rc) {
+            /* Its Wait/Test go to the engine first (mpiext_chan_wait.c). */
+            ompix_chan_wait_install();
+        }
         if (OMPI_SUCCESS == rc && spec->slack > 1) {
             opal_atomic_add_fetch_32(&ompix_chan_global.num_watched, 1);
-            ompix_chan_wait_install();
             ompix_chan_add_locked(b->chan, OMPIX_CHAN_KIND_ENGINE_SLACK);
         } else if (OMPI_SUCCESS == rc) {
             ompix_chan_add_locked(b->chan, OMPIX_CHAN_KIND_ENGINE);

@@ -1,25 +1,114 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Wait/Test on channels with slack > 1, fallback and engine alike.  Open
- * MPI's Wait/Test make a completed persistent request INACTIVE and never
- * look at it again; a channel with more starts outstanding must then
- * present the next one before the caller's next Wait/Test.  We wrap Open
- * MPI's request functions (as the continue extension does) once such a
- * channel exists; the wrappers call the originals and then settle the
- * channels among the requests: ompix_chan_fb_settle for the fallback's,
- * the engine's settle() for its own.  Channels are told apart by their
- * req_start (a pointer compare, no lock, no lookup), so ordinary requests
- * pay one load and a compare each, and nothing at all while no channel of
- * slack > 1 exists.  Slack-1 channels settle in MPI_Start and need no
- * wrapper.
+ * Wait/Test on channels.  We wrap Open MPI's request functions (as the
+ * continue extension does; each layer calls the one below) once an engine
+ * channel or a fallback channel of slack > 1 exists, for two things:
+ *
+ *   the engine's fast path: Open MPI's Wait/Test see a channel's
+ *   completion only through opal_progress, whose every sweep also runs the
+ *   selected PML's progress (pml ucx: its worker).  For an engine channel
+ *   the wrappers first call the engine's poll() (Test) or wait() (Wait),
+ *   which look at the end itself and complete the request; MPI_Wait and
+ *   MPI_Test then report it as Open MPI's would, the array forms through
+ *   the originals, which find it complete.
+ *
+ *   slack > 1: Open MPI's Wait/Test make a completed persistent request
+ *   INACTIVE and never look at it again; a channel with more starts
+ *   outstanding must then present the next one before the caller's next
+ *   Wait/Test.  After the originals return, the wrappers settle the
+ *   channels among the requests: ompix_chan_fb_settle for the fallback's,
+ *   the engine's settle() for its own.  Slack-1 channels settle in
+ *   MPI_Start.
+ *
+ * Channels are told apart by their req_start (a pointer compare, no lock,
+ * no lookup), so an ordinary request pays one load and a compare per
+ * wrapper (and per element of an array), and settling nothing while no
+ * channel of slack > 1 exists.
  */
 
 #include "ompi_config.h"
 
+#include "opal/runtime/opal_progress.h"
+
 #include "mpiext_chan_internal.h"
 
 #define OMPIX_CHAN_ORIG (ompix_chan_global.orig_fns)
+
+/* Never a request's req_start: what the wrappers compare with while no
+ * engine runs channels (engine off: the table's start is NULL, as is the
+ * req_start of every non-persistent request). */
+static int ompix_chan_no_engine_start(size_t count, ompi_request_t **reqs)
+{
+    (void) count; (void) reqs;
+    return OMPI_ERR_NOT_SUPPORTED;
+}
+
+/* The engine's start and table, fixed when the wrappers are installed. */
+static int (*ompix_chan_engine_start)(size_t, ompi_request_t **) = ompix_chan_no_engine_start;
+static const mca_pml_chan_api_t *ompix_chan_engine;
+
+static inline bool ompix_chan_is_engine(const ompi_request_t *r)
+{
+    return ompix_chan_engine_start == r->req_start;
+}
+
+/* Test-family: one look at each engine channel before Open MPI's test. */
+static void ompix_chan_poll_array(size_t count, ompi_request_t **reqs)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (ompix_chan_is_engine(reqs[i])) {
+            (void) ompix_chan_engine->poll(reqs[i]);
+        }
+    }
+}
+
+/* Whether every request of the array that can still complete is an
+ * engine channel (and one at least is): Wait_all/any/some then wait on
+ * the ends themselves.  Stops at the first other request. */
+static bool ompix_chan_all_engine(size_t count, ompi_request_t **reqs)
+{
+    bool any = false;
+
+    for (size_t i = 0; i < count; ++i) {
+        ompi_request_t *r = reqs[i];
+        if (ompix_chan_is_engine(r)) {
+            any = true;
+        } else if (OMPI_REQUEST_INACTIVE != r->req_state) {
+            return false;               /* MPI_REQUEST_NULL is inactive */
+        }
+    }
+    return any;
+}
+
+/* Wait_any/Wait_some over engine channels only: until one can be
+ * reported, with opal_progress as the engine's wait() calls it.  None
+ * active: the original reports MPI_UNDEFINED. */
+static void ompix_chan_wait_one_of(size_t count, ompi_request_t **reqs)
+{
+    unsigned int looks = 0;
+
+    for (;;) {
+        bool active = false;
+        for (size_t i = 0; i < count; ++i) {
+            ompi_request_t *r = reqs[i];
+            if (!ompix_chan_is_engine(r) || OMPI_REQUEST_INACTIVE == r->req_state) {
+                continue;
+            }
+            active = true;
+            if (ompix_chan_engine->poll(r)) {
+                return;
+            }
+            if (MCA_PML_CHAN_POLLS_PER_PROGRESS == ++looks) {
+                looks = 0;
+                opal_progress();
+            }
+        }
+        if (!active) {
+            return;
+        }
+    }
+}
 
 /* Only requests still in the caller's array: Wait/Test replace the handle
  * of a request they freed with MPI_REQUEST_NULL.  A channel being
@@ -45,9 +134,41 @@ void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
     }
 }
 
+/* What Open MPI's Wait/Test do with a persistent request that poll() or
+ * wait() found complete or inactive (ompi_request_default_wait), then the
+ * settling: an engine channel is none of the business of the layers
+ * below us (a channel carrying a persistent continuation has the
+ * continue extension's req_start, not the engine's). */
+static int ompix_chan_engine_done(ompi_request_t **rptr, ompi_status_public_t *status)
+{
+    ompi_request_t *r = *rptr;
+    int rc;
+
+    opal_atomic_rmb();
+    if (OMPI_REQUEST_INACTIVE == r->req_state) {
+        if (MPI_STATUS_IGNORE != status) {
+            OMPI_COPY_STATUS(status, ompi_status_empty, false);
+        }
+        return OMPI_SUCCESS;
+    }
+    if (MPI_STATUS_IGNORE != status) {
+        OMPI_COPY_STATUS(status, r->req_status, false);
+    }
+    r->req_state = OMPI_REQUEST_INACTIVE;
+    rc = r->req_status.MPI_ERROR;
+    ompix_chan_settle_array(1, rptr);
+    return rc;
+}
+
 static int ompix_chan_test(ompi_request_t **rptr, int *completed, ompi_status_public_t *status)
 {
-    int rc = OMPIX_CHAN_ORIG.req_test(rptr, completed, status);
+    int rc;
+
+    if (ompix_chan_is_engine(*rptr) && ompix_chan_engine->poll(*rptr)) {
+        *completed = true;
+        return ompix_chan_engine_done(rptr, status);
+    }
+    rc = OMPIX_CHAN_ORIG.req_test(rptr, completed, status);
 
     ompix_chan_settle_array(1, rptr);
     return rc;
@@ -56,7 +177,10 @@ static int ompix_chan_test(ompi_request_t **rptr, int *completed, ompi_status_pu
 static int ompix_chan_test_any(size_t count, ompi_request_t **reqs, int *index, int *completed,
                                ompi_status_public_t *status)
 {
-    int rc = OMPIX_CHAN_ORIG.req_test_any(count, reqs, index, completed, status);
+    int rc;
+
+    ompix_chan_poll_array(count, reqs);
+    rc = OMPIX_CHAN_ORIG.req_test_any(count, reqs, index, completed, status);
 
     ompix_chan_settle_array(count, reqs);
     return rc;
@@ -65,7 +189,10 @@ static int ompix_chan_test_any(size_t count, ompi_request_t **reqs, int *index, 
 static int ompix_chan_test_all(size_t count, ompi_request_t **reqs, int *completed,
                                ompi_status_public_t *statuses)
 {
-    int rc = OMPIX_CHAN_ORIG.req_test_all(count, reqs, completed, statuses);
+    int rc;
+
+    ompix_chan_poll_array(count, reqs);
+    rc = OMPIX_CHAN_ORIG.req_test_all(count, reqs, completed, statuses);
 
     ompix_chan_settle_array(count, reqs);
     return rc;
@@ -74,7 +201,10 @@ static int ompix_chan_test_all(size_t count, ompi_request_t **reqs, int *complet
 static int ompix_chan_test_some(size_t count, ompi_request_t **reqs, int *outcount, int *indices,
                                 ompi_status_public_t *statuses)
 {
-    int rc = OMPIX_CHAN_ORIG.req_test_some(count, reqs, outcount, indices, statuses);
+    int rc;
+
+    ompix_chan_poll_array(count, reqs);
+    rc = OMPIX_CHAN_ORIG.req_test_some(count, reqs, outcount, indices, statuses);
 
     ompix_chan_settle_array(count, reqs);
     return rc;
@@ -82,7 +212,13 @@ static int ompix_chan_test_some(size_t count, ompi_request_t **reqs, int *outcou
 
 static int ompix_chan_wait(ompi_request_t **rptr, ompi_status_public_t *status)
 {
-    int rc = OMPIX_CHAN_ORIG.req_wait(rptr, status);
+    int rc;
+
+    if (ompix_chan_is_engine(*rptr)) {
+        ompix_chan_engine->wait(*rptr);
+        return ompix_chan_engine_done(rptr, status);
+    }
+    rc = OMPIX_CHAN_ORIG.req_wait(rptr, status);
 
     ompix_chan_settle_array(1, rptr);
     return rc;
@@ -91,7 +227,12 @@ static int ompix_chan_wait(ompi_request_t **rptr, ompi_status_public_t *status)
 static int ompix_chan_wait_any(size_t count, ompi_request_t **reqs, int *index,
                                ompi_status_public_t *status)
 {
-    int rc = OMPIX_CHAN_ORIG.req_wait_any(count, reqs, index, status);
+    int rc;
+
+    if (ompix_chan_all_engine(count, reqs)) {
+        ompix_chan_wait_one_of(count, reqs);
+    }
+    rc = OMPIX_CHAN_ORIG.req_wait_any(count, reqs, index, status);
 
     ompix_chan_settle_array(count, reqs);
     return rc;
@@ -100,7 +241,16 @@ static int ompix_chan_wait_any(size_t count, ompi_request_t **reqs, int *index,
 static int ompix_chan_wait_all(size_t count, ompi_request_t **reqs,
                                ompi_status_public_t *statuses)
 {
-    int rc = OMPIX_CHAN_ORIG.req_wait_all(count, reqs, statuses);
+    int rc;
+
+    if (ompix_chan_all_engine(count, reqs)) {
+        for (size_t i = 0; i < count; ++i) {
+            if (ompix_chan_is_engine(reqs[i])) {
+                ompix_chan_engine->wait(reqs[i]);
+            }
+        }
+    }
+    rc = OMPIX_CHAN_ORIG.req_wait_all(count, reqs, statuses);
 
     ompix_chan_settle_array(count, reqs);
     return rc;
@@ -109,17 +259,29 @@ static int ompix_chan_wait_all(size_t count, ompi_request_t **reqs,
 static int ompix_chan_wait_some(size_t count, ompi_request_t **reqs, int *outcount, int *indices,
                                 ompi_status_public_t *statuses)
 {
-    int rc = OMPIX_CHAN_ORIG.req_wait_some(count, reqs, outcount, indices, statuses);
+    int rc;
+
+    if (ompix_chan_all_engine(count, reqs)) {
+        ompix_chan_wait_one_of(count, reqs);
+    }
+    rc = OMPIX_CHAN_ORIG.req_wait_some(count, reqs, outcount, indices, statuses);
 
     ompix_chan_settle_array(count, reqs);
     return rc;
 }
 
-/* Once, at the first channel of slack > 1; undone at MPI_Finalize. */
+/* Once, at the first engine channel or fallback channel of slack > 1;
+ * undone at MPI_Finalize. */
 void ompix_chan_wait_install(void)
 {
+    const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
+
     /* Called with the global lock held. */
     if (!ompix_chan_global.wrapped) {
+        if (NULL != engine && NULL != engine->start && NULL != engine->wait) {
+            ompix_chan_engine = engine;
+            ompix_chan_engine_start = engine->start;
+        }
         OMPIX_CHAN_ORIG = ompi_request_functions;
         ompi_request_functions.req_test = ompix_chan_test;
         ompi_request_functions.req_test_any = ompix_chan_test_any;
@@ -141,5 +303,7 @@ void ompix_chan_wait_uninstall(void)
     if (ompix_chan_global.wrapped && ompix_chan_wait == ompi_request_functions.req_wait) {
         ompi_request_functions = OMPIX_CHAN_ORIG;
     }
+    ompix_chan_engine_start = ompix_chan_no_engine_start;
+    ompix_chan_engine = NULL;
     ompix_chan_global.wrapped = false;
 }
