@@ -47,10 +47,7 @@ static bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
         r->req_complete = REQUEST_PENDING;
     }
     if (end->ndone > end->nconsumed) {
-        r->req_status.MPI_SOURCE = end->peer_rank;
-        r->req_status.MPI_TAG = end->status_tag;
-        r->req_status._ucount = end->bytes;
-        r->req_status._cancelled = 0;
+        /* The status was set once, at setup. */
         end->pending_report = true;
         return true;
     }
@@ -163,10 +160,6 @@ static inline bool mca_pml_chan_request_fast_done(mca_pml_chan_end_t *end, uint6
     end->nstart = end->nwritten = end->ndone = n + 1;
     end->pending_report = true;
     r->req_state = OMPI_REQUEST_ACTIVE;
-    r->req_status.MPI_SOURCE = end->peer_rank;
-    r->req_status.MPI_TAG = end->status_tag;
-    r->req_status._ucount = end->bytes;
-    r->req_status._cancelled = 0;
     return OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete);
 }
 
@@ -425,7 +418,14 @@ void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
     r->req_free = mca_pml_chan_request_free;
     r->req_cancel = mca_pml_chan_request_cancel;
     r->req_mpi_object.comm = end->spec.req.comm;
+    /* Every message of a channel reports the same status (the peer, the
+     * send's tag and size; a channel is never cancelled), so starts and
+     * report() leave it alone. */
     r->req_status = ompi_status_empty;
+    r->req_status.MPI_SOURCE = end->peer_rank;
+    r->req_status.MPI_TAG = end->status_tag;
+    r->req_status._ucount = end->bytes;
+    r->req_status._cancelled = 0;
     r->req_status.MPI_ERROR = MPI_SUCCESS;
     r->req_state = OMPI_REQUEST_INACTIVE;
     r->req_complete = REQUEST_COMPLETED;
