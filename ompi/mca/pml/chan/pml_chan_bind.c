@@ -398,9 +398,10 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     OPAL_THREAD_LOCK(&c->lock);
     opal_list_append(&c->ends, &end->ends_item);
     end->listed = true;
-    /* Large: the sender's flush completes in progress; the receiver's
-     * worker runs in case UCX emulates the put with messages. */
-    if (MCA_PML_CHAN_PATH_PUT == end->path || end->large) {
+    /* Large without cma: the sender's flush completes in progress; the
+     * receiver (which can not tell) runs its worker in case UCX emulates
+     * the sender's puts with messages. */
+    if (MCA_PML_CHAN_PATH_PUT == end->path || (end->large && !end->large_cma)) {
         c->have_put_ends = true;
     }
     OPAL_THREAD_UNLOCK(&c->lock);

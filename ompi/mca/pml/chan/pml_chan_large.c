@@ -1,36 +1,35 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * The large path: a receive of at least pml_chan_large_min bytes whose
- * buffer is contiguous takes its messages in place.  The receive's buffer
- * is fixed at MPI_Recv_init, so the range its K messages use (base + k x
- * address_base_increment, k < K) is known at prepare: the receiver maps it
- * with ucp_mem_map and ships its key and its pid in the blob, and its ring
+ * The large path: a receive of at least pml_chan_large_min bytes (0: off),
+ * whose buffer is contiguous and whose peer is on this node, takes its
+ * messages in place.  The receive's buffer is fixed at MPI_Recv_init, so
+ * the range its K messages use (base + k x address_base_increment, k < K)
+ * is known at prepare: the receiver maps it with ucp_mem_map, ships its
+ * key, its pid and a mark it put in its control block, and its ring
  * shrinks to the sequence words.  The sender writes message n from its
  * buffer (or, not contiguous, from its packed staging area) straight into
  * the receiver's buffer for n, then the word as the ring does; the
  * receiver completes on the word, with no copy.  The sender writes
- *   on one node (the ring is mapped here) with process_vm_writev (cma: one
- *     copy, by the kernel, done when the call returns), after a probe at
- *     connect: it stores a value into the receiver's control block
- *     through the mapping and reads it back with process_vm_readv from the
- *     receiver's pid (same process, and cma allowed);
- *   otherwise with ucp_put_nbx and a flush.  UCX 1.13 gives RMA lanes
- *     only to transports with put_short/bcopy, never to cma (zero-copy
- *     only), so on one node a put into a user buffer is emulated with
- *     active messages over the shared-memory FIFO (two copies, and the
- *     receiver's worker must run: progress runs it for large ends).
+ *   with process_vm_writev (cma: one copy, by the kernel, done when the
+ *     call returns) when its probe at connect, process_vm_readv of the
+ *     mark from the receiver's pid, saw the mark (cma allowed, the right
+ *     process);
+ *   otherwise with ucp_put_nbx and a flush, the word after the flush
+ *     completed (whatever transport carried the data).  UCX 1.13 gives RMA
+ *     lanes only to transports with put_short/bcopy, never to cma
+ *     (zero-copy only), so on one node such a put into a user buffer is
+ *     emulated with active messages over the shared-memory FIFO (two
+ *     copies, and the receiver's worker must run: progress runs it).
  *
  * Writing into the user's buffer is legal: a ready channel's send starts
  * only after its receive did (MPI ready mode), and a synchronous one
- * writes once the credits say so.  The flush before the word makes the
- * data visible whatever transport carried it (cma returns after the copy;
- * UCX's software RMA over shared memory or TCP does not).
+ * writes once the credits say so.
  *
  * The receiver alone chooses (it is the one that knows its buffer); a
  * mapping that fails leaves it on the ring, never fails the bind.  The
- * sender maps its own range too, so that UCX may skip registering it per
- * put; if that fails it puts from unmapped memory.
+ * sender without cma maps its own range too, so that UCX may skip
+ * registering it per put; if that fails it puts from unmapped memory.
  */
 #include "ompi_config.h"
 
