@@ -32,6 +32,8 @@ typedef struct mca_pml_chan_component_t {
     int enable;                     /* 0: describe only */
     int verbose;
     bool debug_ready;               /* detect a ready start before its receive */
+    size_t large_min;               /* contiguous receives this big: the large path */
+    bool large_cma;                 /* the large path may use cma */
     int output;
 
     /* State */

@@ -4,7 +4,9 @@
  * prepare / connect / abandon / unbind (pml_chan_api.h): each end maps its
  * memory (pml_chan_end.h), packs its key and its worker address into the
  * blob, and at connect learns the peer's and picks the path once: the
- * peer's memory mapped here (ucp_rkey_ptr, same node) or UCX puts.
+ * peer's memory mapped here (ucp_rkey_ptr, same node) or UCX puts; and,
+ * when the receiver offered it at prepare, the large path
+ * (pml_chan_large.c).
  *
  * Unbind is local.  An end's memory may still be written by its peer until
  * the peer unbinds too: each end writes "gone" into the peer's control
@@ -15,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "opal/util/show_help.h"
 #include "ompi/communicator/communicator.h"
@@ -29,13 +32,19 @@ typedef struct mca_pml_chan_blob_t {
     uint32_t magic;
     uint8_t is_send;
     uint8_t credits;            /* sender: wants the receiver's credits */
-    uint16_t pad;
+    uint8_t large;              /* receiver: takes the data in place */
+    uint8_t pad;
     uint32_t slack;
     uint32_t addr_len;
     uint32_t rkey_len;
-    uint32_t pad2;
+    uint32_t large_rkey_len;    /* large: the key of its buffer, after our rkey */
     uint64_t bytes;
     uint64_t base;              /* our control block */
+    uint64_t large_base;        /* large: message 0's buffer */
+    int64_t large_incr;         /* large: address_base_increment in bytes */
+    int32_t pid;                /* large: for cma on one node */
+    uint32_t pad2;
+    uint64_t mark;              /* large: at our control block's probe word */
 } mca_pml_chan_blob_t;
 
 /* Memory of an unbound end that its peer may still write. */
@@ -64,6 +73,12 @@ static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
     end->put_reqs = NULL;
     end->words = NULL;
     end->stage = NULL;
+    end->large = false;
+    end->large_memh = NULL;
+    end->large_rkey_buf = NULL;
+    end->large_rkey_len = 0;
+    end->peer_large_rkey = NULL;
+    end->large_cma = false;
     end->spec.req.type = NULL;
     end->spec.req.comm = NULL;
 }
@@ -211,7 +226,7 @@ static size_t mca_pml_chan_blob_write(mca_pml_chan_end_t *end, void *blob)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
     mca_pml_chan_blob_t b;
-    size_t len = sizeof(b) + c->worker_address_len + end->rkey_len;
+    size_t len = sizeof(b) + c->worker_address_len + end->rkey_len + end->large_rkey_len;
     char *p = (char *) blob;
 
     if (len > MCA_PML_CHAN_BLOB_MAX) {
@@ -228,9 +243,20 @@ static size_t mca_pml_chan_blob_write(mca_pml_chan_end_t *end, void *blob)
     b.rkey_len = (uint32_t) end->rkey_len;
     b.bytes = end->bytes;
     b.base = (uint64_t) (uintptr_t) end->mem;
+    b.large = end->large;
+    b.large_rkey_len = (uint32_t) end->large_rkey_len;
+    b.large_base = (uint64_t) (uintptr_t) end->buf;
+    b.large_incr = (int64_t) end->incr_bytes;
+    b.pid = (int32_t) getpid();
+    b.mark = end->large ? mca_pml_chan_large_mark(end) : 0;
     memcpy(p, &b, sizeof(b));
-    memcpy(p + sizeof(b), c->worker_address, c->worker_address_len);
-    memcpy(p + sizeof(b) + c->worker_address_len, end->rkey_buf, end->rkey_len);
+    p += sizeof(b);
+    memcpy(p, c->worker_address, c->worker_address_len);
+    p += c->worker_address_len;
+    memcpy(p, end->rkey_buf, end->rkey_len);
+    if (end->large) {
+        memcpy(p + end->rkey_len, end->large_rkey_buf, end->large_rkey_len);
+    }
     return len;
 }
 
@@ -241,6 +267,7 @@ static void mca_pml_chan_end_discard(mca_pml_chan_end_t *end)
         ucp_rkey_destroy(end->rkey);
         end->rkey = NULL;
     }
+    mca_pml_chan_large_release(end);
     if (NULL != end->memh) {
         mca_pml_chan_end_drop_memory(end, false);
     }
@@ -274,8 +301,12 @@ int mca_pml_chan_prepare(const mca_pml_chan_spec_t *spec, struct mca_pml_chan_ha
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     end->proc = ompi_comm_peer_lookup(spec->req.comm, spec->req.peer);
-    if (OMPI_SUCCESS != mca_pml_chan_end_plan(end, spec) || NULL == end->proc ||
-        OMPI_SUCCESS != mca_pml_chan_end_map(end)) {
+    if (OMPI_SUCCESS != mca_pml_chan_end_plan(end, spec) || NULL == end->proc) {
+        mca_pml_chan_end_discard(end);
+        return OMPI_SUCCESS;
+    }
+    mca_pml_chan_large_offer(end);
+    if (OMPI_SUCCESS != mca_pml_chan_end_map(end)) {
         mca_pml_chan_end_discard(end);
         return OMPI_SUCCESS;
     }
@@ -337,8 +368,10 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
         return MPI_ERR_ARG;
     }
     memcpy(&b, p, sizeof(b));
-    if (MCA_PML_CHAN_BLOB_MAGIC != b.magic || peer_len != sizeof(b) + b.addr_len + b.rkey_len ||
-        b.is_send == end->is_send || b.slack != end->slack || b.bytes != end->bytes) {
+    if (MCA_PML_CHAN_BLOB_MAGIC != b.magic ||
+        peer_len != sizeof(b) + b.addr_len + b.rkey_len + b.large_rkey_len ||
+        b.is_send == end->is_send || b.slack != end->slack || b.bytes != end->bytes ||
+        (b.large && (b.is_send || 0 == b.large_rkey_len))) {
         mca_pml_chan_end_discard(end);
         return MPI_ERR_ARG;
     }
@@ -346,6 +379,10 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
         end->credits = b.credits;
     }
     ret = mca_pml_chan_end_reach(end, &b, p + sizeof(b), p + sizeof(b) + b.addr_len);
+    if (OMPI_SUCCESS == ret && b.large) {
+        ret = mca_pml_chan_large_accept(end, p + sizeof(b) + b.addr_len + b.rkey_len,
+                                        b.large_base, b.large_incr, b.pid, b.mark);
+    }
     if (OMPI_SUCCESS != ret) {
         opal_show_help("help-pml-chan.txt", "unreachable", true,
                        ompi_comm_rank(end->spec.req.comm), end->spec.req.peer);
@@ -355,19 +392,26 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     mca_pml_chan_request_setup(end);
     end->bound = true;
     /* The thread level is fixed by now (MPI_Init is over). */
-    end->fast_send = end->is_send && !end->credits && end->contiguous &&
+    end->fast_send = end->is_send && !end->credits && end->contiguous && !end->large &&
                      MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
                      0 == (end->slack & (end->slack - 1));
     OPAL_THREAD_LOCK(&c->lock);
     opal_list_append(&c->ends, &end->ends_item);
     end->listed = true;
-    if (MCA_PML_CHAN_PATH_PUT == end->path) {
+    /* Large without cma: the sender's flush completes in progress; the
+     * receiver (which can not tell) runs its worker in case UCX emulates
+     * the sender's puts with messages. */
+    if (MCA_PML_CHAN_PATH_PUT == end->path || (end->large && !end->large_cma)) {
         c->have_put_ends = true;
     }
     OPAL_THREAD_UNLOCK(&c->lock);
-    MCA_PML_CHAN_VERBOSE(20, "%s end to rank %d tag %d: %zu bytes, slack %u, %s%s%s",
+    MCA_PML_CHAN_VERBOSE(20, "%s end to rank %d tag %d: %zu bytes, slack %u, %s%s%s%s",
                          end->is_send ? "send" : "receive", end->spec.req.peer,
                          end->spec.req.tag, end->bytes, end->slack,
+                         !end->large         ? ""
+                         : !end->is_send     ? "large (in place), words on the "
+                         : end->large_cma    ? "large (in place, cma), words on the "
+                                             : "large (in place, UCX put), words on the ",
                          MCA_PML_CHAN_PATH_MAPPED == end->path ? "mapped ring" : "put ring",
                          end->contiguous ? "" : ", packed", end->credits ? ", credits" : "");
     *chan = &end->super;
@@ -396,6 +440,7 @@ static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
         ucp_rkey_destroy(end->rkey);
         end->rkey = NULL;
     }
+    mca_pml_chan_large_release(end);
     end->fast_send = false;
     end->peer_mem = NULL;
     mca_pml_chan_end_drop_memory(end, signal);

@@ -79,6 +79,31 @@ static int mca_pml_chan_register(void)
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
         &c->debug_ready);
 
+    c->large_min = 1048576;
+    (void) mca_base_component_var_register(
+        &c->super.pmlm_version, "large_min",
+        "Smallest message (bytes) of a bound channel between two processes of one node that "
+        "the sender writes straight into the receiver's buffer (one copy, by the kernel: "
+        "cma, process_vm_writev) instead of through the receiver's shared-memory ring (a copy "
+        "in, a copy out); 0: never.  Applies when the receive's buffer is contiguous; the "
+        "receiver's value decides, at bind, and it stays on the ring if mapping its buffer "
+        "with UCX fails.  Where cma is not allowed the sender uses UCX puts.  Default 1 MiB: "
+        "below it the ring was faster in every measurement on the machine measured "
+        "(README-design.md); from it the ring was faster only on a quiet machine, slower "
+        "under load, and its shared memory (slack x size per channel) grows",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->large_min);
+
+    c->large_cma = true;
+    (void) mca_base_component_var_register(
+        &c->super.pmlm_version, "large_cma",
+        "Whether a sender on pml_chan_large_min's path writes with cma (process_vm_writev) "
+        "when the kernel allows it (true, default) or always with UCX puts and a flush, which "
+        "UCX 1.13 emulates with active messages between processes of one node (for "
+        "comparison and to test that way)",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->large_cma);
+
     mca_common_ompix_ucx_register();
     return OMPI_SUCCESS;
 }

@@ -9,12 +9,16 @@
  *   control block (both ends, MCA_PML_CHAN_CTL bytes):
  *     credits (word 0): receives started, written by the receiver into the
  *                       sender's block (synchronous channels, debug_ready)
- *     gone (word 8):    the peer unbound and writes no more
+ *     probe (word 8):   receiver, large path: a mark the sender's cma
+ *                       probe reads (pml_chan_large.c)
+ *     gone (word 64):   the peer unbound and writes no more
  *   ring (receiver only, after its control block): K slots of slot_size
  *     bytes, each the data (bytes, rounded up to 8) then a sequence word:
  *     message n (from 0) is in slot n % K and complete when the slot's
  *     sequence word is n + 1.  Small messages share a cache line with
- *     their sequence word.
+ *     their sequence word.  On the large path (pml_chan_large.c) the data
+ *     goes straight into the receiver's buffer and a slot is its sequence
+ *     word alone (64 bytes).
  */
 #ifndef MCA_PML_CHAN_END_H
 #define MCA_PML_CHAN_END_H
@@ -33,6 +37,7 @@ BEGIN_C_DECLS
 
 #define MCA_PML_CHAN_CTL 128
 #define MCA_PML_CHAN_CTL_CREDITS 0
+#define MCA_PML_CHAN_CTL_PROBE 8    /* receiver's: the sender's cma probe */
 #define MCA_PML_CHAN_CTL_GONE 64
 
 typedef enum {
@@ -84,6 +89,17 @@ typedef struct mca_pml_chan_end_t {
     uint64_t nconsumed;             /* completions Wait/Test reported */
     bool pending_report;            /* ompi_request_complete()d, not yet consumed */
 
+    /* The large path (pml_chan_large.c): chosen by the receiver at prepare */
+    bool large;
+    ucp_mem_h large_memh;           /* our buffer's range (receiver: the peer puts there) */
+    void *large_rkey_buf;           /* receiver: its key, for the blob */
+    size_t large_rkey_len;
+    ucp_rkey_h peer_large_rkey;     /* sender: the receiver's buffer */
+    uint64_t peer_large_base;       /* its message 0 */
+    int64_t peer_large_incr;        /* its address_base_increment in bytes */
+    bool large_cma;                 /* sender: process_vm_writev into the receiver */
+    int32_t peer_pid;
+
     /* PUT path */
     void **put_reqs;                /* 2 per slot: data and sequence word of a send */
     uint64_t *words;                /* per slot: sequence words (send), credit (recv) */
@@ -98,7 +114,20 @@ bool mca_pml_chan_ring_send_poll(mca_pml_chan_end_t *end);
 void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end);
 bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end);
 void mca_pml_chan_ring_signal_gone(mca_pml_chan_end_t *end);
+int mca_pml_chan_ring_put(mca_pml_chan_end_t *end, const void *src, size_t len,
+                          uint64_t offset, void **req);
+bool mca_pml_chan_ring_req_done(void **req);
+void mca_pml_chan_ring_pack(mca_pml_chan_end_t *end, uint64_t n, char *dst);
 bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n);
+
+/* pml_chan_large.c: large contiguous receives written in place */
+void mca_pml_chan_large_offer(mca_pml_chan_end_t *end);
+int mca_pml_chan_large_accept(mca_pml_chan_end_t *end, const void *rkey, uint64_t base,
+                              int64_t incr, int32_t pid, uint64_t mark);
+uint64_t mca_pml_chan_large_mark(mca_pml_chan_end_t *end);
+void mca_pml_chan_large_release(mca_pml_chan_end_t *end);
+int mca_pml_chan_large_write(mca_pml_chan_end_t *end, uint64_t n);
+void mca_pml_chan_large_retire(mca_pml_chan_end_t *end);
 
 /* pml_chan_request.c */
 void mca_pml_chan_request_setup(mca_pml_chan_end_t *end);

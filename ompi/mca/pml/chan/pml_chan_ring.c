@@ -10,6 +10,8 @@
  * The receiver's test is one acquire load of the slot's word (after
  * progressing the worker on the PUT path, done by the progress function),
  * then a copy (or unpack) into the user's buffer.  Nothing allocates.
+ * Large contiguous receives (pml_chan_large.c) take the data in place:
+ * the sender puts it into the user's buffer, the slot holds only the word.
  */
 #include "ompi_config.h"
 
@@ -21,7 +23,7 @@
 #include "pml_chan_end.h"
 
 /* A put whose source is free once it returns or its request completes. */
-static int mca_pml_chan_ring_put(mca_pml_chan_end_t *end, const void *src, size_t len,
+int mca_pml_chan_ring_put(mca_pml_chan_end_t *end, const void *src, size_t len,
                                  uint64_t offset, void **req)
 {
     ucp_request_param_t param;
@@ -51,7 +53,7 @@ static int mca_pml_chan_ring_put_word(mca_pml_chan_end_t *end, const uint64_t *w
     return mca_common_ompix_ucx_wait(&mca_pml_chan_component.ucx, req, "ucp_put_nbx");
 }
 
-static bool mca_pml_chan_ring_req_done(void **req)
+bool mca_pml_chan_ring_req_done(void **req)
 {
     if (NULL != *req) {
         if (UCS_INPROGRESS == ucp_request_check_status(*req)) {
@@ -63,7 +65,7 @@ static bool mca_pml_chan_ring_req_done(void **req)
     return true;
 }
 
-static void mca_pml_chan_ring_pack(mca_pml_chan_end_t *end, uint64_t n, char *dst)
+void mca_pml_chan_ring_pack(mca_pml_chan_end_t *end, uint64_t n, char *dst)
 {
     struct iovec iov = { .iov_base = dst, .iov_len = end->bytes };
     uint32_t iov_count = 1;
@@ -140,13 +142,18 @@ int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
         if (end->spec.sync && !mca_pml_chan_ring_credit_ok(end, end->nwritten)) {
             break;
         }
-        ret = MCA_PML_CHAN_PATH_MAPPED == end->path
+        ret = end->large ? mca_pml_chan_large_write(end, end->nwritten)
+              : MCA_PML_CHAN_PATH_MAPPED == end->path
                   ? mca_pml_chan_ring_write_mapped(end, end->nwritten)
                   : mca_pml_chan_ring_write_put(end, end->nwritten);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
         ++end->nwritten;
+    }
+    if (end->large) {
+        mca_pml_chan_large_retire(end);
+        return OMPI_SUCCESS;
     }
     if (MCA_PML_CHAN_PATH_MAPPED == end->path) {
         end->ndone = end->nwritten;
@@ -205,7 +212,9 @@ bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end)
             n + 1) {
             break;
         }
-        if (end->contiguous) {
+        if (end->large) {
+            /* the data is in place */
+        } else if (end->contiguous) {
             mca_pml_chan_copy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
         } else {
             mca_pml_chan_ring_unpack(end, n, slot);
