@@ -58,6 +58,9 @@ typedef struct mca_pml_chan_end_t {
     bool contiguous;
     bool fast_send;                 /* bound mapped contiguous ready send, no threads:
                                      * mca_pml_chan_request_start_fast serves its starts */
+    bool fast_recv;                 /* mapped contiguous ring receive (not large), no
+                                     * credits, slack a power of two, no threads:
+                                     * start_recv_fast and look serve it (while bound) */
     uint32_t slack;
     uint32_t slot_mask;             /* slack - 1 when slack is a power of two, else 0 */
     size_t bytes, slot_size, seq_off;

@@ -186,36 +186,47 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     return true;
 }
 
-/* start_one for a receive end in the usual case: no threads (no lock), a
- * mapped contiguous ring without credits to report, no start outstanding
- * once the last reported completion is consumed.  The same counters and
- * report(), with one look at the slot (a message may be there already
- * under slack > 1); the end goes to the busy list only when its message
- * is not there yet, as needs_poll() would say.  Every other case goes to
- * start_one. */
+/* start_one for a fast_recv end (mca_pml_chan_request_setup) with no
+ * start outstanding once the last reported completion is consumed (the
+ * usual start-wait cycle): no lock (no threads), no credits to report,
+ * no recv_post.  report() and needs_poll() reduced to their outcome: the
+ * request is armed (active); one look at the slot (under slack a message
+ * may be there already): there, it is copied and the request complete
+ * (left REQUEST_COMPLETED by the previous start, as start_fast leaves a
+ * send's); not there, the request is pending and the end must be in the
+ * busy list, where it usually is already (a look or progress that took
+ * the previous message left it there: mca_pml_chan_request_poll).  Every
+ * other case goes to start_one. */
 static inline bool mca_pml_chan_request_start_recv_fast(mca_pml_chan_end_t *end)
 {
-    uint64_t n = end->nstart;
+    ompi_request_t *r = &end->super;
+    uint64_t n = end->nstart, k;
     char *slot;
 
-    if (end->is_send || !end->bound || MCA_PML_CHAN_PATH_MAPPED != end->path ||
-        !end->contiguous || end->credits || opal_using_threads() ||
-        end->nconsumed + (end->pending_report &&
-                          OMPI_REQUEST_INACTIVE == end->super.req_state) != n) {
+    if (!end->fast_recv || !end->bound ||
+        end->nconsumed + (end->pending_report && OMPI_REQUEST_INACTIVE == r->req_state) != n) {
         return false;
     }
     end->nconsumed = n;                 /* = ndone: every earlier one was reported */
-    end->pending_report = false;
     end->nstart = n + 1;
-    slot = mca_pml_chan_slot(end->mem, end, n);
+    r->req_state = OMPI_REQUEST_ACTIVE;
+    k = n & end->slot_mask;             /* fast_recv: slack is a power of two */
+    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) ==
         n + 1) {
-        mca_pml_chan_copy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
+        mca_pml_chan_copy(end->buf + (ptrdiff_t) k * end->incr_bytes, slot, end->bytes);
         end->ndone = n + 1;
+        end->pending_report = true;
+        if (OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete)) {
+            (void) mca_pml_chan_request_fast_complete(r);
+        }
+        return true;
     }
-    if (mca_pml_chan_request_report(end)) {
-        ompi_request_complete(&end->super, true);
-    } else if (!end->busy) {
+    end->pending_report = false;
+    if (REQUEST_COMPLETED == r->req_complete) {
+        r->req_complete = REQUEST_PENDING;
+    }
+    if (OPAL_UNLIKELY(!end->busy)) {
         mca_pml_chan_request_make_busy(end);
     }
     return true;
@@ -242,9 +253,20 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
     return OMPI_SUCCESS;
 }
 
+/* MPI_Start of a fast_recv end: out of line (its calls need a frame),
+ * reached by a tail call. */
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_recv(ompi_request_t **requests)
+{
+    if (OPAL_LIKELY(mca_pml_chan_request_start_recv_fast((mca_pml_chan_end_t *) requests[0]))) {
+        return OMPI_SUCCESS;
+    }
+    return mca_pml_chan_request_start_all(1, requests);
+}
+
 /* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
  * of a fast_send end of a small message is start_fast written out with a
- * copy of fixed size and only tail calls (no stack frame). */
+ * copy of fixed size and only tail calls (no stack frame); of a fast_recv
+ * end, a tail call of start_recv. */
 int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
 {
     mca_pml_chan_end_t *end;
@@ -256,6 +278,9 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
     }
     end = (mca_pml_chan_end_t *) requests[0];
     if (OPAL_UNLIKELY(!mca_pml_chan_request_fast_ok(end))) {
+        if (end->fast_recv) {
+            return mca_pml_chan_request_start_recv(requests);
+        }
         return mca_pml_chan_request_start_all(count, requests);
     }
     n = end->nstart;
@@ -289,27 +314,40 @@ void mca_pml_chan_request_settle(ompi_request_t *request)
     (void) mca_pml_chan_request_outstanding((mca_pml_chan_end_t *) request);
 }
 
-/* The usual wait: no threads (nothing else changes the end meanwhile, no
- * lock), a mapped contiguous receive end with a message outstanding.
- * One acquire load of the awaited slot's word; when it is there, the copy
- * of ring_recv_poll for that one message (later ones wait for the next
- * look or progress).  -1: not that case; 0: not there yet; 1: moved. */
+/* The usual wait: a fast_recv end (no threads: nothing else changes the
+ * end meanwhile, no lock) with a message outstanding.  One acquire load
+ * of the awaited slot's word; when it is there, the copy of
+ * ring_recv_poll for that one message (later ones wait for the next look
+ * or progress) and report() reduced to its outcome: the request is active
+ * and not complete (look checked), so every earlier completion was
+ * consumed and this one is reported.  Completing it is the store
+ * ompi_request_complete's compare-and-swap would make, unless a callback
+ * is set or a sync object is in place (Open MPI's Wait_any/all/some
+ * install one even without threads; a callback run in their progress may
+ * Test this channel).  -1: not that case; 0: not there yet; 1: complete. */
 static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
 {
-    uint64_t n = end->ndone;
+    ompi_request_t *r = &end->super;
+    uint64_t n = end->ndone, k;
     char *slot;
 
-    if (opal_using_threads() || end->is_send || MCA_PML_CHAN_PATH_MAPPED != end->path ||
-        !end->contiguous || n >= end->nstart) {
+    if (!end->fast_recv || n >= end->nstart) {
         return -1;
     }
-    slot = mca_pml_chan_slot(end->mem, end, n);
+    k = n & end->slot_mask;
+    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) !=
         n + 1) {
         return 0;
     }
-    mca_pml_chan_copy(mca_pml_chan_user_buf(end, n), slot, end->bytes);
+    mca_pml_chan_copy(end->buf + (ptrdiff_t) k * end->incr_bytes, slot, end->bytes);
     end->ndone = n + 1;
+    end->pending_report = true;
+    if (OPAL_LIKELY(NULL == r->req_complete_cb && REQUEST_PENDING == r->req_complete)) {
+        r->req_complete = REQUEST_COMPLETED;
+    } else {
+        ompi_request_complete(r, true);
+    }
     return 1;
 }
 
@@ -330,10 +368,7 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
     case 0:
         return false;
     case 1:
-        if (mca_pml_chan_request_report(end)) {
-            ompi_request_complete(r, true);
-        }
-        return REQUEST_COMPLETE(r);
+        return true;
     default:
         break;
     }
@@ -429,21 +464,28 @@ void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
     r->req_status.MPI_ERROR = MPI_SUCCESS;
     r->req_state = OMPI_REQUEST_INACTIVE;
     r->req_complete = REQUEST_COMPLETED;
+    /* connect calls us once the path, credits and the large path are
+     * known; the thread level is fixed by then (MPI_Init is over).  Unbind
+     * leaves it set: its users check bound too. */
+    end->fast_recv = !end->is_send && !end->credits && end->contiguous && !end->large &&
+                     MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
+                     0 == (end->slack & (end->slack - 1));
 }
 
-/* Moves data of one busy end and arms its request; under c->lock. */
+/* Moves data of one busy end and arms its request; under c->lock.  True:
+ * keep it listed. */
 static bool mca_pml_chan_request_poll(mca_pml_chan_end_t *end, bool *complete)
 {
     if (opal_using_threads() && 0 != opal_mutex_trylock(&end->lock)) {
         return true;                    /* its thread is starting it: keep it */
     }
-    if (end->is_send) {
-        (void) mca_pml_chan_ring_send_poll(end);
-    } else {
-        (void) mca_pml_chan_ring_recv_poll(end);
-    }
+    bool moved = end->is_send ? mca_pml_chan_ring_send_poll(end)
+                              : mca_pml_chan_ring_recv_poll(end);
     *complete = mca_pml_chan_request_report(end);
-    bool poll = mca_pml_chan_request_needs_poll(end);
+    /* One that moved data stays listed until a sweep finds it idle: its
+     * next start (a ping-pong's, right after the Wait) then finds it
+     * listed, and no end is dropped and listed again every round. */
+    bool poll = moved || mca_pml_chan_request_needs_poll(end);
     if (opal_using_threads()) {
         opal_mutex_unlock(&end->lock);
     }
