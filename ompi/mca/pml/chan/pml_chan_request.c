@@ -26,6 +26,14 @@
 
 #define MCA_PML_CHAN_PROGRESS_BATCH 16
 
+/* wait()'s loads of one word between opal_progress calls: a quarter of a
+ * look's instructions (5 against about 20), so progress runs about as
+ * often in time as after MCA_PML_CHAN_POLLS_PER_PROGRESS looks, and a
+ * message landing during it is not found later more often. */
+#ifndef MCA_PML_CHAN_SPINS_PER_PROGRESS
+#define MCA_PML_CHAN_SPINS_PER_PROGRESS (4 * MCA_PML_CHAN_POLLS_PER_PROGRESS)
+#endif
+
 /* Under the end's lock.  True when the caller must ompi_request_complete()
  * the request (after dropping the lock: completion may run callbacks that
  * start this channel again). */
@@ -77,7 +85,8 @@ int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end)
     return n;
 }
 
-static void mca_pml_chan_request_make_busy(mca_pml_chan_end_t *end)
+/* OMPI_SUCCESS: a start's last step may be a tail call of it. */
+static int mca_pml_chan_request_make_busy(mca_pml_chan_end_t *end)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
 
@@ -88,6 +97,7 @@ static void mca_pml_chan_request_make_busy(mca_pml_chan_end_t *end)
         ++c->outstanding;
     }
     OPAL_THREAD_UNLOCK(&c->lock);
+    return OMPI_SUCCESS;
 }
 
 static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
@@ -126,7 +136,7 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
     poll = mca_pml_chan_request_needs_poll(end);
     OPAL_THREAD_UNLOCK(&end->lock);
     if (poll) {
-        mca_pml_chan_request_make_busy(end);
+        (void) mca_pml_chan_request_make_busy(end);
     }
     if (complete) {
         ompi_request_complete(&end->super, true);
@@ -186,27 +196,56 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     return true;
 }
 
-/* start_one for a fast_recv end (mca_pml_chan_request_setup) with no
- * start outstanding once the last reported completion is consumed (the
- * usual start-wait cycle): no lock (no threads), no credits to report,
- * no recv_post.  report() and needs_poll() reduced to their outcome: the
- * request is armed (active); one look at the slot (under slack a message
- * may be there already): there, it is copied and the request complete
- * (left REQUEST_COMPLETED by the previous start, as start_fast leaves a
- * send's); not there, the request is pending and the end must be in the
- * busy list, where it usually is already (a look or progress that took
- * the previous message left it there: mca_pml_chan_request_poll).  Every
- * other case goes to start_one. */
-static inline bool mca_pml_chan_request_start_recv_fast(mca_pml_chan_end_t *end)
+/* A fast_recv end (mca_pml_chan_request_setup) still bound, with no start
+ * outstanding once the last reported completion is consumed (the usual
+ * start-wait cycle). */
+static inline bool mca_pml_chan_request_recv_ok(const mca_pml_chan_end_t *end)
+{
+    return end->fast_recv && end->bound &&
+           end->nconsumed + (end->pending_report &&
+                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+}
+
+/* Message n is in its slot (k = n % K): the copy of ring_recv_poll, and
+ * the request, armed, complete: report()'s outcome. */
+static inline void mca_pml_chan_request_take(mca_pml_chan_end_t *end, uint64_t n, uint64_t k,
+                                             const char *slot)
+{
+    mca_pml_chan_copy(end->buf + (ptrdiff_t) k * end->incr_bytes, slot, end->bytes);
+    end->ndone = n + 1;
+    end->pending_report = true;
+}
+
+/* A start that found its message there already (slack > 1).  The request
+ * was left REQUEST_COMPLETED by the previous start, as start_fast leaves
+ * a send's. */
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_take(mca_pml_chan_end_t *end,
+                                                                      uint64_t n, uint64_t k,
+                                                                      const char *slot)
+{
+    ompi_request_t *r = &end->super;
+
+    mca_pml_chan_request_take(end, n, k, slot);
+    if (OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete)) {
+        return mca_pml_chan_request_fast_complete(r);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* start_one for a receive end that recv_ok() accepts: no lock (no
+ * threads), no credits to report, no recv_post; report() and needs_poll()
+ * reduced to their outcome.  The request is armed (active); one look at
+ * the slot: there (under slack), start_take; not there (a ping-pong's
+ * receive, started before the peer sends), the request is pending and the
+ * end must be in the busy list, where it usually is already (the look or
+ * progress that took the previous message left it there:
+ * mca_pml_chan_request_poll).  Every call a tail call: no stack frame. */
+static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
     uint64_t n = end->nstart, k;
     char *slot;
 
-    if (!end->fast_recv || !end->bound ||
-        end->nconsumed + (end->pending_report && OMPI_REQUEST_INACTIVE == r->req_state) != n) {
-        return false;
-    }
     end->nconsumed = n;                 /* = ndone: every earlier one was reported */
     end->nstart = n + 1;
     r->req_state = OMPI_REQUEST_ACTIVE;
@@ -214,22 +253,16 @@ static inline bool mca_pml_chan_request_start_recv_fast(mca_pml_chan_end_t *end)
     slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) ==
         n + 1) {
-        mca_pml_chan_copy(end->buf + (ptrdiff_t) k * end->incr_bytes, slot, end->bytes);
-        end->ndone = n + 1;
-        end->pending_report = true;
-        if (OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete)) {
-            (void) mca_pml_chan_request_fast_complete(r);
-        }
-        return true;
+        return mca_pml_chan_request_start_take(end, n, k, slot);
     }
     end->pending_report = false;
     if (REQUEST_COMPLETED == r->req_complete) {
         r->req_complete = REQUEST_PENDING;
     }
     if (OPAL_UNLIKELY(!end->busy)) {
-        mca_pml_chan_request_make_busy(end);
+        return mca_pml_chan_request_make_busy(end);
     }
-    return true;
+    return OMPI_SUCCESS;
 }
 
 /* Out of line, so that the fast path of an MPI_Start saves no registers. */
@@ -238,8 +271,11 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
 {
     for (size_t i = 0; i < count; ++i) {
         int ret;
-        if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i]) ||
-            mca_pml_chan_request_start_recv_fast((mca_pml_chan_end_t *) requests[i])) {
+        if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
+            continue;
+        }
+        if (mca_pml_chan_request_recv_ok((mca_pml_chan_end_t *) requests[i])) {
+            (void) mca_pml_chan_request_start_recv((mca_pml_chan_end_t *) requests[i]);
             continue;
         }
         ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
@@ -253,20 +289,10 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
     return OMPI_SUCCESS;
 }
 
-/* MPI_Start of a fast_recv end: out of line (its calls need a frame),
- * reached by a tail call. */
-static __opal_attribute_noinline__ int mca_pml_chan_request_start_recv(ompi_request_t **requests)
-{
-    if (OPAL_LIKELY(mca_pml_chan_request_start_recv_fast((mca_pml_chan_end_t *) requests[0]))) {
-        return OMPI_SUCCESS;
-    }
-    return mca_pml_chan_request_start_all(1, requests);
-}
-
 /* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
  * of a fast_send end of a small message is start_fast written out with a
- * copy of fixed size and only tail calls (no stack frame); of a fast_recv
- * end, a tail call of start_recv. */
+ * copy of fixed size and only tail calls (no stack frame); of a receive
+ * end that recv_ok() accepts, start_recv, frameless too. */
 int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
 {
     mca_pml_chan_end_t *end;
@@ -278,8 +304,8 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
     }
     end = (mca_pml_chan_end_t *) requests[0];
     if (OPAL_UNLIKELY(!mca_pml_chan_request_fast_ok(end))) {
-        if (end->fast_recv) {
-            return mca_pml_chan_request_start_recv(requests);
+        if (OPAL_LIKELY(mca_pml_chan_request_recv_ok(end))) {
+            return mca_pml_chan_request_start_recv(end);
         }
         return mca_pml_chan_request_start_all(count, requests);
     }
@@ -314,17 +340,28 @@ void mca_pml_chan_request_settle(ompi_request_t *request)
     (void) mca_pml_chan_request_outstanding((mca_pml_chan_end_t *) request);
 }
 
+/* Completing a request active and not complete: the store
+ * ompi_request_complete's compare-and-swap would make, unless a callback
+ * is set or a sync object is in place (Open MPI's Wait_any/all/some
+ * install one even without threads; a callback run in their progress may
+ * Test this channel). */
+static inline void mca_pml_chan_request_took(ompi_request_t *r)
+{
+    if (OPAL_LIKELY(NULL == r->req_complete_cb && REQUEST_PENDING == r->req_complete)) {
+        r->req_complete = REQUEST_COMPLETED;
+    } else {
+        ompi_request_complete(r, true);
+    }
+}
+
 /* The usual wait: a fast_recv end (no threads: nothing else changes the
  * end meanwhile, no lock) with a message outstanding.  One acquire load
  * of the awaited slot's word; when it is there, the copy of
  * ring_recv_poll for that one message (later ones wait for the next look
  * or progress) and report() reduced to its outcome: the request is active
  * and not complete (look checked), so every earlier completion was
- * consumed and this one is reported.  Completing it is the store
- * ompi_request_complete's compare-and-swap would make, unless a callback
- * is set or a sync object is in place (Open MPI's Wait_any/all/some
- * install one even without threads; a callback run in their progress may
- * Test this channel).  -1: not that case; 0: not there yet; 1: complete. */
+ * consumed and this one is reported (take, took).  -1: not that case; 0:
+ * not there yet; 1: complete. */
 static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
@@ -340,14 +377,8 @@ static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
         n + 1) {
         return 0;
     }
-    mca_pml_chan_copy(end->buf + (ptrdiff_t) k * end->incr_bytes, slot, end->bytes);
-    end->ndone = n + 1;
-    end->pending_report = true;
-    if (OPAL_LIKELY(NULL == r->req_complete_cb && REQUEST_PENDING == r->req_complete)) {
-        r->req_complete = REQUEST_COMPLETED;
-    } else {
-        ompi_request_complete(r, true);
-    }
+    mca_pml_chan_request_take(end, n, k, slot);
+    mca_pml_chan_request_took(r);
     return 1;
 }
 
@@ -413,13 +444,38 @@ int mca_pml_chan_request_test(ompi_request_t *request)
 void mca_pml_chan_request_wait(ompi_request_t *request)
 {
     mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
+    ompi_request_t *r = &end->super;
     unsigned int looks = 0;
 
-    while (!mca_pml_chan_request_look(end)) {
-        if (MCA_PML_CHAN_POLLS_PER_PROGRESS == ++looks) {
-            looks = 0;
-            opal_progress();
+    for (;;) {
+        if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
+            return;
         }
+        if (end->fast_recv && end->ndone < end->nstart) {
+            /* recv_fast with what one look computes hoisted: a look is a
+             * load and a compare until the word or progress's turn. */
+            uint64_t n = end->ndone, k = n & end->slot_mask;
+            char *slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+            volatile uint64_t *word = (volatile uint64_t *) (slot + end->seq_off);
+
+            while (mca_common_ompix_atomic_load_acq_64(word) != n + 1) {
+                if (MCA_PML_CHAN_SPINS_PER_PROGRESS <= ++looks) {
+                    break;
+                }
+            }
+            if (MCA_PML_CHAN_SPINS_PER_PROGRESS > looks) {
+                mca_pml_chan_request_take(end, n, k, slot);
+                mca_pml_chan_request_took(r);
+                return;
+            }
+        } else if (mca_pml_chan_request_look(end)) {
+            return;
+        } else if (MCA_PML_CHAN_POLLS_PER_PROGRESS > ++looks) {
+            continue;
+        }
+        /* Progress may move the message itself: look again from the top. */
+        looks = 0;
+        opal_progress();
     }
 }
 

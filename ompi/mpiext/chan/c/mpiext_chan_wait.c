@@ -47,6 +47,8 @@ static int ompix_chan_no_engine_start(size_t count, ompi_request_t **reqs)
 /* The engine's start and table, fixed when the wrappers are installed. */
 static int (*ompix_chan_engine_start)(size_t, ompi_request_t **) = ompix_chan_no_engine_start;
 static const mca_pml_chan_api_t *ompix_chan_engine;
+/* Its wait(), for MPI_Wait: one load fewer than through the table. */
+static void (*ompix_chan_engine_wait)(ompi_request_t *request);
 
 static inline bool ompix_chan_is_engine(const ompi_request_t *r)
 {
@@ -134,6 +136,15 @@ void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
     }
 }
 
+/* settle_array's first test inline: every Wait/Test pays it, and while no
+ * channel of slack > 1 exists (the usual case) it is all there is. */
+static inline void ompix_chan_settle(size_t count, ompi_request_t **reqs)
+{
+    if (OPAL_UNLIKELY(0 != ompix_chan_global.num_watched)) {
+        ompix_chan_settle_array(count, reqs);
+    }
+}
+
 /* What Open MPI's Wait/Test do with a persistent request that poll() or
  * wait() found complete or inactive (ompi_request_default_wait), then the
  * settling: an engine channel is none of the business of the layers
@@ -156,7 +167,7 @@ static int ompix_chan_engine_done(ompi_request_t **rptr, ompi_status_public_t *s
     }
     r->req_state = OMPI_REQUEST_INACTIVE;
     rc = r->req_status.MPI_ERROR;
-    ompix_chan_settle_array(1, rptr);
+    ompix_chan_settle(1, rptr);
     return rc;
 }
 
@@ -170,7 +181,7 @@ static int ompix_chan_test(ompi_request_t **rptr, int *completed, ompi_status_pu
     }
     rc = OMPIX_CHAN_ORIG.req_test(rptr, completed, status);
 
-    ompix_chan_settle_array(1, rptr);
+    ompix_chan_settle(1, rptr);
     return rc;
 }
 
@@ -182,7 +193,7 @@ static int ompix_chan_test_any(size_t count, ompi_request_t **reqs, int *index, 
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_any(count, reqs, index, completed, status);
 
-    ompix_chan_settle_array(count, reqs);
+    ompix_chan_settle(count, reqs);
     return rc;
 }
 
@@ -194,7 +205,7 @@ static int ompix_chan_test_all(size_t count, ompi_request_t **reqs, int *complet
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_all(count, reqs, completed, statuses);
 
-    ompix_chan_settle_array(count, reqs);
+    ompix_chan_settle(count, reqs);
     return rc;
 }
 
@@ -206,7 +217,7 @@ static int ompix_chan_test_some(size_t count, ompi_request_t **reqs, int *outcou
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_some(count, reqs, outcount, indices, statuses);
 
-    ompix_chan_settle_array(count, reqs);
+    ompix_chan_settle(count, reqs);
     return rc;
 }
 
@@ -215,12 +226,12 @@ static int ompix_chan_wait(ompi_request_t **rptr, ompi_status_public_t *status)
     int rc;
 
     if (ompix_chan_is_engine(*rptr)) {
-        ompix_chan_engine->wait(*rptr);
+        ompix_chan_engine_wait(*rptr);
         return ompix_chan_engine_done(rptr, status);
     }
     rc = OMPIX_CHAN_ORIG.req_wait(rptr, status);
 
-    ompix_chan_settle_array(1, rptr);
+    ompix_chan_settle(1, rptr);
     return rc;
 }
 
@@ -234,7 +245,7 @@ static int ompix_chan_wait_any(size_t count, ompi_request_t **reqs, int *index,
     }
     rc = OMPIX_CHAN_ORIG.req_wait_any(count, reqs, index, status);
 
-    ompix_chan_settle_array(count, reqs);
+    ompix_chan_settle(count, reqs);
     return rc;
 }
 
@@ -252,7 +263,7 @@ static int ompix_chan_wait_all(size_t count, ompi_request_t **reqs,
     }
     rc = OMPIX_CHAN_ORIG.req_wait_all(count, reqs, statuses);
 
-    ompix_chan_settle_array(count, reqs);
+    ompix_chan_settle(count, reqs);
     return rc;
 }
 
@@ -266,7 +277,7 @@ static int ompix_chan_wait_some(size_t count, ompi_request_t **reqs, int *outcou
     }
     rc = OMPIX_CHAN_ORIG.req_wait_some(count, reqs, outcount, indices, statuses);
 
-    ompix_chan_settle_array(count, reqs);
+    ompix_chan_settle(count, reqs);
     return rc;
 }
 
@@ -280,6 +291,7 @@ void ompix_chan_wait_install(void)
     if (!ompix_chan_global.wrapped) {
         if (NULL != engine && NULL != engine->start && NULL != engine->wait) {
             ompix_chan_engine = engine;
+            ompix_chan_engine_wait = engine->wait;
             ompix_chan_engine_start = engine->start;
         }
         OMPIX_CHAN_ORIG = ompi_request_functions;
