@@ -441,9 +441,34 @@ int mca_pml_chan_request_test(ompi_request_t *request)
  * selected PML's progress of that sweep; opal_progress still runs every
  * MCA_PML_CHAN_POLLS_PER_PROGRESS looks (MPI's progress rule: other
  * messages, binds, continuations). */
-void mca_pml_chan_request_wait(ompi_request_t *request)
+/* wait()'s fast part, on a fast_recv end with a message outstanding: a
+ * look with what it computes hoisted, so that a look is a load and a
+ * compare, until the word is there or it is progress's turn.  No call:
+ * the caller needs no stack frame for it. */
+static inline bool mca_pml_chan_request_spin(mca_pml_chan_end_t *end)
 {
-    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
+    uint64_t n = end->ndone, k = n & end->slot_mask;
+    char *slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    volatile uint64_t *word = (volatile uint64_t *) (slot + end->seq_off);
+
+    for (unsigned int spins = 0; mca_common_ompix_atomic_load_acq_64(word) != n + 1;) {
+        if (MCA_PML_CHAN_SPINS_PER_PROGRESS == ++spins) {
+            return false;
+        }
+    }
+    mca_pml_chan_request_take(end, n, k, slot);
+    mca_pml_chan_request_took(&end->super);
+    return true;
+}
+
+static inline bool mca_pml_chan_request_spin_ok(const mca_pml_chan_end_t *end)
+{
+    return end->fast_recv && end->ndone < end->nstart;
+}
+
+/* The rest of wait(): progress, then the spin again, or looks. */
+static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_chan_end_t *end)
+{
     ompi_request_t *r = &end->super;
     unsigned int looks = 0;
 
@@ -451,21 +476,8 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
         if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
             return;
         }
-        if (end->fast_recv && end->ndone < end->nstart) {
-            /* recv_fast with what one look computes hoisted: a look is a
-             * load and a compare until the word or progress's turn. */
-            uint64_t n = end->ndone, k = n & end->slot_mask;
-            char *slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
-            volatile uint64_t *word = (volatile uint64_t *) (slot + end->seq_off);
-
-            while (mca_common_ompix_atomic_load_acq_64(word) != n + 1) {
-                if (MCA_PML_CHAN_SPINS_PER_PROGRESS <= ++looks) {
-                    break;
-                }
-            }
-            if (MCA_PML_CHAN_SPINS_PER_PROGRESS > looks) {
-                mca_pml_chan_request_take(end, n, k, slot);
-                mca_pml_chan_request_took(r);
+        if (mca_pml_chan_request_spin_ok(end)) {
+            if (mca_pml_chan_request_spin(end)) {
                 return;
             }
         } else if (mca_pml_chan_request_look(end)) {
@@ -477,6 +489,69 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
         looks = 0;
         opal_progress();
     }
+}
+
+/* wait()'s slow end of a spin that found the word: any size, callbacks,
+ * a sync object. */
+static __opal_attribute_noinline__ void mca_pml_chan_request_wait_take(mca_pml_chan_end_t *end,
+                                                                      uint64_t n, uint64_t k,
+                                                                      const char *slot)
+{
+    mca_pml_chan_request_take(end, n, k, slot);
+    mca_pml_chan_request_took(&end->super);
+}
+
+/* The spin written out for the usual message (4, 8 or 16 bytes, no
+ * callback, nobody else waiting): no call but tail calls, no stack frame,
+ * so that the instructions between the word and the return are the copy
+ * and three stores. */
+void mca_pml_chan_request_wait(ompi_request_t *request)
+{
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
+    ompi_request_t *r = &end->super;
+    uint64_t n, k;
+    char *slot, *dst;
+    volatile uint64_t *word;
+
+    if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
+        return;
+    }
+    if (!mca_pml_chan_request_spin_ok(end)) {
+        mca_pml_chan_request_wait_loop(end);
+        return;
+    }
+    n = end->ndone;
+    k = n & end->slot_mask;
+    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    word = (volatile uint64_t *) (slot + end->seq_off);
+    for (unsigned int spins = 0; mca_common_ompix_atomic_load_acq_64(word) != n + 1;) {
+        if (MCA_PML_CHAN_SPINS_PER_PROGRESS == ++spins) {
+            mca_pml_chan_request_wait_loop(end);
+            return;
+        }
+    }
+    if (OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_PENDING != r->req_complete)) {
+        mca_pml_chan_request_wait_take(end, n, k, slot);
+        return;
+    }
+    dst = end->buf + (ptrdiff_t) k * end->incr_bytes;
+    switch (end->bytes) {
+    case 8:
+        memcpy(dst, slot, 8);
+        break;
+    case 4:
+        memcpy(dst, slot, 4);
+        break;
+    case 16:
+        memcpy(dst, slot, 16);
+        break;
+    default:
+        mca_pml_chan_request_wait_take(end, n, k, slot);
+        return;
+    }
+    end->ndone = n + 1;
+    end->pending_report = true;
+    r->req_complete = REQUEST_COMPLETED;
 }
 
 /* Only after unbind: a channel is released by MPIX_Unbind_channel. */
