@@ -60,7 +60,7 @@ typedef struct mca_pml_chan_end_t {
                                      * mca_pml_chan_request_start_fast serves its starts */
     bool fast_recv;                 /* mapped contiguous ring receive (not large), no
                                      * credits, slack a power of two, no threads:
-                                     * start_recv_fast and look serve it (while bound) */
+                                     * start_recv, look and wait serve it (while bound) */
     uint32_t slack;
     uint32_t slot_mask;             /* slack - 1 when slack is a power of two, else 0 */
     size_t bytes, slot_size, seq_off;

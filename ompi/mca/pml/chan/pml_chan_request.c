@@ -434,13 +434,6 @@ int mca_pml_chan_request_test(ompi_request_t *request)
     return mca_pml_chan_request_look((mca_pml_chan_end_t *) request);
 }
 
-/* The table's wait(): the extension's Wait wrappers, before Open MPI's
- * Wait, which then finds the request complete.  Looking at the end
- * itself detects the message a load after it landed, where Open MPI's
- * Wait would find it only in pml/chan's progress callback, after the
- * selected PML's progress of that sweep; opal_progress still runs every
- * MCA_PML_CHAN_POLLS_PER_PROGRESS looks (MPI's progress rule: other
- * messages, binds, continuations). */
 /* wait()'s fast part, on a fast_recv end with a message outstanding: a
  * look with what it computes hoisted, so that a look is a load and a
  * compare, until the word is there or it is progress's turn.  No call:
@@ -501,7 +494,14 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_take(mca_pml_c
     mca_pml_chan_request_took(&end->super);
 }
 
-/* The spin written out for the usual message (4, 8 or 16 bytes, no
+/* The table's wait(): the extension's Wait wrappers, before Open MPI's
+ * Wait, which then finds the request complete.  Looking at the end
+ * itself detects the message a load after it landed, where Open MPI's
+ * Wait would find it only in pml/chan's progress callback, after the
+ * selected PML's progress of that sweep; opal_progress still runs every
+ * MCA_PML_CHAN_POLLS_PER_PROGRESS looks, or MCA_PML_CHAN_SPINS_PER_PROGRESS
+ * spins (MPI's progress rule: other messages, binds, continuations).
+ * The spin written out for the usual message (4, 8 or 16 bytes, no
  * callback, nobody else waiting): no call but tail calls, no stack frame,
  * so that the instructions between the word and the return are the copy
  * and three stores. */
