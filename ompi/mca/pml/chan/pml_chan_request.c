@@ -265,6 +265,35 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
     return OMPI_SUCCESS;
 }
 
+/* A stream's later starts: a fast_send or fast_recv end (still bound)
+ * whose request is armed for an older start and with room for one more
+ * (under slack K > 1).  A send is written and done at once, so the request
+ * keeps reporting the older one; a receive is only counted (the Wait/Test
+ * look or progress moves its data in order).  Either way the end stays in
+ * the busy list, as start_one would leave it, so that progress presents
+ * the next start once the older one is consumed. */
+static inline bool mca_pml_chan_request_more_ok(const mca_pml_chan_end_t *end)
+{
+    return (end->fast_send || (end->fast_recv && end->bound)) &&
+           OMPI_REQUEST_ACTIVE == end->super.req_state &&
+           end->nstart - end->nconsumed < end->slack;
+}
+
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+
+    if (end->is_send) {
+        mca_pml_chan_ring_write_contig(end, n);
+        end->nwritten = end->ndone = n + 1;
+    }
+    end->nstart = n + 1;
+    if (OPAL_UNLIKELY(!end->busy)) {
+        return mca_pml_chan_request_make_busy(end);
+    }
+    return OMPI_SUCCESS;
+}
+
 /* Out of line, so that the fast path of an MPI_Start saves no registers. */
 static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t count,
                                                                       ompi_request_t **requests)
@@ -272,6 +301,10 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
     for (size_t i = 0; i < count; ++i) {
         int ret;
         if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
+            continue;
+        }
+        if (mca_pml_chan_request_more_ok((mca_pml_chan_end_t *) requests[i])) {
+            (void) mca_pml_chan_request_start_more((mca_pml_chan_end_t *) requests[i]);
             continue;
         }
         if (mca_pml_chan_request_recv_ok((mca_pml_chan_end_t *) requests[i])) {
