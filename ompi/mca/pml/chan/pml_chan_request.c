@@ -199,7 +199,7 @@ static inline bool mca_pml_chan_request_start_recv_fast(mca_pml_chan_end_t *end)
     char *slot;
 
     if (end->is_send || !end->bound || MCA_PML_CHAN_PATH_MAPPED != end->path ||
-        !end->contiguous || end->credits || opal_using_threads() ||
+        !end->contiguous || end->large || end->credits || opal_using_threads() ||
         end->nconsumed + (end->pending_report &&
                           OMPI_REQUEST_INACTIVE == end->super.req_state) != n) {
         return false;
@@ -300,7 +300,7 @@ static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
     char *slot;
 
     if (opal_using_threads() || end->is_send || MCA_PML_CHAN_PATH_MAPPED != end->path ||
-        !end->contiguous || n >= end->nstart) {
+        !end->contiguous || end->large || n >= end->nstart) {
         return -1;
     }
     slot = mca_pml_chan_slot(end->mem, end, n);
