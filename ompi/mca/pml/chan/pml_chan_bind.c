@@ -71,6 +71,7 @@ static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
     end->nstart = end->nwritten = end->ndone = end->nconsumed = 0;
     end->pending_report = false;
     end->put_reqs = NULL;
+    end->am_hdrs = NULL;
     end->words = NULL;
     end->stage = NULL;
     end->large = false;
@@ -91,6 +92,7 @@ static void mca_pml_chan_end_destruct(mca_pml_chan_end_t *end)
     OBJ_DESTRUCT(&end->ends_item);
     OBJ_DESTRUCT(&end->busy_item);
     free(end->put_reqs);
+    free(end->am_hdrs);
     free(end->words);
     free(end->stage);
     if (NULL != end->spec.req.type) {
@@ -123,6 +125,10 @@ static void mca_pml_chan_reap(bool all)
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
     mca_pml_chan_zombie_t *z, *next;
 
+    if (c->have_put_ends) {
+        /* On the AM path "gone" lands as the worker progresses. */
+        (void) ucp_worker_progress(c->ucx.worker);
+    }
     OPAL_LIST_FOREACH_SAFE(z, next, &c->zombies, mca_pml_chan_zombie_t) {
         if (all || 0 != mca_common_ompix_atomic_load_acq_64(
                             (volatile uint64_t *) (z->mem + MCA_PML_CHAN_CTL_GONE))) {
@@ -212,10 +218,11 @@ static int mca_pml_chan_end_plan(mca_pml_chan_end_t *end, const mca_pml_chan_spe
     end->status_tag = spec->req.tag;
     end->words = calloc(end->slack, sizeof(uint64_t));
     end->put_reqs = calloc(2 * (size_t) end->slack, sizeof(void *));
+    end->am_hdrs = calloc(end->slack, sizeof(*end->am_hdrs));
     if (end->is_send && !end->contiguous && end->bytes > 0) {
         end->stage = malloc(end->slack * end->bytes);
     }
-    if (NULL == end->words || NULL == end->put_reqs ||
+    if (NULL == end->words || NULL == end->put_reqs || NULL == end->am_hdrs ||
         (end->is_send && !end->contiguous && end->bytes > 0 && NULL == end->stage)) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -349,7 +356,7 @@ static int mca_pml_chan_end_reach(mca_pml_chan_end_t *end, const mca_pml_chan_bl
         end->path = MCA_PML_CHAN_PATH_MAPPED;
         end->peer_mem = (char *) ptr;
     } else {
-        end->path = MCA_PML_CHAN_PATH_PUT;
+        end->path = MCA_PML_CHAN_PATH_AM;
         end->peer_mem = NULL;
     }
     return OMPI_SUCCESS;
@@ -401,7 +408,7 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     /* Large without cma: the sender's flush completes in progress; the
      * receiver (which can not tell) runs its worker in case UCX emulates
      * the sender's puts with messages. */
-    if (MCA_PML_CHAN_PATH_PUT == end->path || (end->large && !end->large_cma)) {
+    if (MCA_PML_CHAN_PATH_AM == end->path || (end->large && !end->large_cma)) {
         c->have_put_ends = true;
     }
     OPAL_THREAD_UNLOCK(&c->lock);
@@ -435,6 +442,13 @@ static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
 
     if (signal) {
         mca_pml_chan_ring_signal_gone(end);
+    }
+    /* Sends still in flight (finalize) complete without us. */
+    for (uint32_t i = 0; NULL != end->put_reqs && i < 2 * end->slack; ++i) {
+        if (NULL != end->put_reqs[i]) {
+            ucp_request_free(end->put_reqs[i]);
+            end->put_reqs[i] = NULL;
+        }
     }
     if (NULL != end->rkey) {
         ucp_rkey_destroy(end->rkey);

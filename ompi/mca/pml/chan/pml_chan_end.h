@@ -43,8 +43,17 @@ BEGIN_C_DECLS
 typedef enum {
     MCA_PML_CHAN_PATH_NONE,
     MCA_PML_CHAN_PATH_MAPPED,       /* the peer's memory through ucp_rkey_ptr */
-    MCA_PML_CHAN_PATH_PUT,          /* ucp_put_nbx + fence + put of the word */
+    MCA_PML_CHAN_PATH_AM,           /* one active message per write (pml_chan_am.c) */
 } mca_pml_chan_path_t;
+
+/* pml/chan's active message on its own worker: the data goes to `data`,
+ * then `value` is release-stored at `word` (addresses in the receiver). */
+#define MCA_PML_CHAN_AM_ID 0
+typedef struct mca_pml_chan_am_hdr_t {
+    uint64_t data;
+    uint64_t word;
+    uint64_t value;
+} mca_pml_chan_am_hdr_t;
 
 typedef struct mca_pml_chan_end_t {
     ompi_request_t super;
@@ -103,9 +112,11 @@ typedef struct mca_pml_chan_end_t {
     bool large_cma;                 /* sender: process_vm_writev into the receiver */
     int32_t peer_pid;
 
-    /* PUT path */
-    void **put_reqs;                /* 2 per slot: data and sequence word of a send */
-    uint64_t *words;                /* per slot: sequence words (send), credit (recv) */
+    /* AM path, and the large path's puts */
+    void **put_reqs;                /* 2 per slot: a send's message (AM) or its data and
+                                     * word (large path, puts) */
+    mca_pml_chan_am_hdr_t *am_hdrs; /* per slot: a send's AM header, until it left */
+    uint64_t *words;                /* per slot: sequence words (large send) */
     char *stage;                    /* non-contiguous sends: K packed messages */
 } mca_pml_chan_end_t;
 
@@ -122,6 +133,13 @@ int mca_pml_chan_ring_put(mca_pml_chan_end_t *end, const void *src, size_t len,
 bool mca_pml_chan_ring_req_done(void **req);
 void mca_pml_chan_ring_pack(mca_pml_chan_end_t *end, uint64_t n, char *dst);
 bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n);
+
+/* pml_chan_am.c: the AM path */
+int mca_pml_chan_am_init(ucp_worker_h worker);
+int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
+                          uint64_t data_off, uint64_t word_off, uint64_t value,
+                          mca_pml_chan_am_hdr_t *hdr, void **req);
+int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value);
 
 /* pml_chan_large.c: large contiguous receives written in place */
 void mca_pml_chan_large_offer(mca_pml_chan_end_t *end);

@@ -258,8 +258,9 @@ int mca_pml_chan_large_write(mca_pml_chan_end_t *end, uint64_t n)
     return OMPI_SUCCESS;
 }
 
-/* Message n's data arrived: its word, stored (mapped ring) or put after a
- * fence.  words[k] remembers that it was. */
+/* Message n's data arrived: its word, stored (mapped ring) or sent by
+ * active message (after the data, which completed).  words[k] remembers
+ * that it was. */
 static int mca_pml_chan_large_signal(mca_pml_chan_end_t *end, uint64_t n)
 {
     uint64_t k = mca_pml_chan_slot_index(end, n);
@@ -270,8 +271,7 @@ static int mca_pml_chan_large_signal(mca_pml_chan_end_t *end, uint64_t n)
         mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (end->peer_mem + slot), n + 1);
         return OMPI_SUCCESS;
     }
-    ucp_worker_fence(mca_pml_chan_component.ucx.worker);
-    return mca_pml_chan_ring_put(end, &end->words[k], sizeof(uint64_t), slot,
+    return mca_pml_chan_am_write(end, NULL, 0, 0, slot, n + 1, &end->am_hdrs[k],
                                  &end->put_reqs[2 * k + 1]);
 }
 

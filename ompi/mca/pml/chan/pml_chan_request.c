@@ -436,8 +436,8 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
     default:
         break;
     }
-    if (MCA_PML_CHAN_PATH_PUT == end->path) {
-        /* Puts land and complete only as the worker progresses; progress
+    if (MCA_PML_CHAN_PATH_AM == end->path) {
+        /* Messages land and complete only as the worker progresses; progress
          * looks at every busy end, this one included. */
         (void) mca_pml_chan_progress();
         return REQUEST_COMPLETE(r);

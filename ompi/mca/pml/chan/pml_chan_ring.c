@@ -5,10 +5,10 @@
  * pml_chan_end.h), on the path connect() chose for the channel:
  *   MAPPED: the sender copies (or packs) into the slot and release-stores
  *           the sequence word; no UCX call.
- *   PUT:    ucp_put_nbx of the data into the slot, ucp_worker_fence, put of
- *           the sequence word: the word lands after the data.
+ *   AM:     one active message (pml_chan_am.c): the receiver's handler
+ *           copies the data into the slot and release-stores the word.
  * The receiver's test is one acquire load of the slot's word (after
- * progressing the worker on the PUT path, done by the progress function),
+ * progressing the worker on the AM path, done by the progress function),
  * then a copy (or unpack) into the user's buffer.  Nothing allocates.
  * Large contiguous receives (pml_chan_large.c) take the data in place:
  * the sender puts it into the user's buffer, the slot holds only the word.
@@ -38,19 +38,6 @@ int mca_pml_chan_ring_put(mca_pml_chan_end_t *end, const void *src, size_t len,
     }
     *req = sp;
     return OMPI_SUCCESS;
-}
-
-/* A small put that must have left before we go on (credits, gone). */
-static int mca_pml_chan_ring_put_word(mca_pml_chan_end_t *end, const uint64_t *word,
-                                      uint64_t offset)
-{
-    void *req = NULL;
-
-    ucp_worker_fence(mca_pml_chan_component.ucx.worker);
-    if (OMPI_SUCCESS != mca_pml_chan_ring_put(end, word, sizeof(*word), offset, &req)) {
-        return OMPI_ERROR;
-    }
-    return mca_common_ompix_ucx_wait(&mca_pml_chan_component.ucx, req, "ucp_put_nbx");
 }
 
 bool mca_pml_chan_ring_req_done(void **req)
@@ -111,25 +98,18 @@ static int mca_pml_chan_ring_write_mapped(mca_pml_chan_end_t *end, uint64_t n)
     return OMPI_SUCCESS;
 }
 
-static int mca_pml_chan_ring_write_put(mca_pml_chan_end_t *end, uint64_t n)
+static int mca_pml_chan_ring_write_am(mca_pml_chan_end_t *end, uint64_t n)
 {
     uint64_t k = mca_pml_chan_slot_index(end, n);
     uint64_t slot = mca_pml_chan_slot_offset(end, n);
     const char *src = mca_pml_chan_user_buf(end, n);
-    void **reqs = &end->put_reqs[2 * k];
 
     if (!end->contiguous) {
         src = end->stage + k * end->bytes;
         mca_pml_chan_ring_pack(end, n, (char *) src);
     }
-    if (end->bytes > 0 &&
-        OMPI_SUCCESS != mca_pml_chan_ring_put(end, src, end->bytes, slot, &reqs[0])) {
-        return OMPI_ERROR;
-    }
-    ucp_worker_fence(mca_pml_chan_component.ucx.worker);
-    end->words[k] = n + 1;
-    return mca_pml_chan_ring_put(end, &end->words[k], sizeof(uint64_t), slot + end->seq_off,
-                                 &reqs[1]);
+    return mca_pml_chan_am_write(end, src, end->bytes, slot, slot + end->seq_off, n + 1,
+                                 &end->am_hdrs[k], &end->put_reqs[2 * k]);
 }
 
 /* Writes every started message the receiver may take (synchronous
@@ -145,7 +125,7 @@ int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
         ret = end->large ? mca_pml_chan_large_write(end, end->nwritten)
               : MCA_PML_CHAN_PATH_MAPPED == end->path
                   ? mca_pml_chan_ring_write_mapped(end, end->nwritten)
-                  : mca_pml_chan_ring_write_put(end, end->nwritten);
+                  : mca_pml_chan_ring_write_am(end, end->nwritten);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
@@ -194,9 +174,7 @@ void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end)
             (volatile uint64_t *) (end->peer_mem + MCA_PML_CHAN_CTL_CREDITS), started);
         return;
     }
-    end->words[(started - 1) % end->slack] = started;
-    if (OMPI_SUCCESS != mca_pml_chan_ring_put_word(end, &end->words[(started - 1) % end->slack],
-                                                   MCA_PML_CHAN_CTL_CREDITS)) {
+    if (OMPI_SUCCESS != mca_pml_chan_am_write_word(end, MCA_PML_CHAN_CTL_CREDITS, started)) {
         end->super.req_status.MPI_ERROR = MPI_ERR_OTHER;
     }
 }
@@ -226,12 +204,10 @@ bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end)
 
 void mca_pml_chan_ring_signal_gone(mca_pml_chan_end_t *end)
 {
-    static const uint64_t one = 1;
-
     if (MCA_PML_CHAN_PATH_MAPPED == end->path) {
         mca_common_ompix_atomic_store_rel_64(
             (volatile uint64_t *) (end->peer_mem + MCA_PML_CHAN_CTL_GONE), 1);
-    } else if (MCA_PML_CHAN_PATH_PUT == end->path) {
-        (void) mca_pml_chan_ring_put_word(end, &one, MCA_PML_CHAN_CTL_GONE);
+    } else if (MCA_PML_CHAN_PATH_AM == end->path) {
+        (void) mca_pml_chan_am_write_word(end, MCA_PML_CHAN_CTL_GONE, 1);
     }
 }

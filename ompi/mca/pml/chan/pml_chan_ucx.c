@@ -3,22 +3,22 @@
  *
  * pml/chan's own UCX context and worker, brought up by common/ompix at the
  * first prepare() (programs that bind no channel pay nothing), so channels
- * work whichever PML carries the rest; the progress callback, registered
- * with it.
+ * work whichever PML carries the rest; its active message handler
+ * (pml_chan_am.c) and the progress callback, registered with it.
  */
 #include "ompi_config.h"
 
 #include "opal/runtime/opal_progress.h"
 #include "ompi/runtime/mpiruntime.h"
 
-#include "pml_chan.h"
+#include "pml_chan_end.h"
 
 /* Under the component lock. */
 int mca_pml_chan_ucx_init(void)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
     const mca_common_ompix_ucx_params_t params = {
-        .features = UCP_FEATURE_RMA,
+        .features = UCP_FEATURE_RMA | UCP_FEATURE_AM,
         .multi_threaded = ompi_mpi_thread_multiple,
         .cpu_atomics = false,
     };
@@ -34,7 +34,8 @@ int mca_pml_chan_ucx_init(void)
     if (OMPI_SUCCESS != mca_common_ompix_ucx_open(&c->ucx, "pml/chan", &params)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    if (UCS_OK != ucp_worker_get_address(c->ucx.worker, &addr, &c->worker_address_len)) {
+    if (OMPI_SUCCESS != mca_pml_chan_am_init(c->ucx.worker) ||
+        UCS_OK != ucp_worker_get_address(c->ucx.worker, &addr, &c->worker_address_len)) {
         mca_common_ompix_ucx_close(&c->ucx);
         return OMPI_ERR_NOT_AVAILABLE;
     }

@@ -1,0 +1,103 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The AM path: where the peer's memory is not mapped here (another node,
+ * or UCX_TLS without shared memory), each write into it is one active
+ * message on pml/chan's worker whose header says where the data goes and
+ * which word to release-store afterwards.  The receiver's handler copies
+ * the data and stores the word, so the word lands after the data by
+ * construction: one message per channel message, no fence, no second
+ * put, no acknowledgement (UCX 1.13 emulates puts over TCP with an active
+ * message and a reply each).  Sends complete when the message left
+ * (eager: usually inside ucp_am_send_nbx).  The handler runs inside
+ * ucp_worker_progress (pml/chan's progress, or a Wait/Test's look), under
+ * whatever lock the caller of progress holds; it touches nothing but the
+ * target memory.
+ *
+ * The addresses are the receiving end's ring and control block, which it
+ * shipped in its blob; that memory stays mapped until the end's peer said
+ * "gone" (pml_chan_bind.c: zombies), and "gone" travels as the last
+ * message on the same endpoint, after every message the peer sent.
+ */
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+
+#include "pml_chan_end.h"
+
+static ucs_status_t mca_pml_chan_am_recv(void *arg, const void *header, size_t header_length,
+                                         void *data, size_t length,
+                                         const ucp_am_recv_param_t *param)
+{
+    mca_pml_chan_am_hdr_t h;
+
+    (void) arg;
+    if (OPAL_UNLIKELY(sizeof(h) != header_length ||
+                      (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))) {
+        /* Never: every sender forces eager and sends this header. */
+        MCA_PML_CHAN_VERBOSE(1, "active message dropped (header %zu bytes, attr 0x%llx)",
+                             header_length, (unsigned long long) param->recv_attr);
+        return UCS_OK;
+    }
+    memcpy(&h, header, sizeof(h));
+    if (length > 0) {
+        memcpy((void *) (uintptr_t) h.data, data, length);
+    }
+    mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (uintptr_t) h.word, h.value);
+    return UCS_OK;
+}
+
+/* Once, after the worker is created. */
+int mca_pml_chan_am_init(ucp_worker_h worker)
+{
+    ucp_am_handler_param_t p;
+
+    memset(&p, 0, sizeof(p));
+    p.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
+                   UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+    p.id = MCA_PML_CHAN_AM_ID;
+    p.flags = UCP_AM_FLAG_WHOLE_MSG;
+    p.cb = mca_pml_chan_am_recv;
+    p.arg = NULL;
+    return UCS_OK == ucp_worker_set_am_recv_handler(worker, &p) ? OMPI_SUCCESS : OMPI_ERROR;
+}
+
+/* `len` bytes of `src` to the peer's `data_off`, then `value` into its
+ * word at `word_off` (offsets from its control block).  `*hdr` must stay
+ * until `*req` completed (NULL: done already). */
+int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
+                          uint64_t data_off, uint64_t word_off, uint64_t value,
+                          mca_pml_chan_am_hdr_t *hdr, void **req)
+{
+    ucp_request_param_t param;
+    ucs_status_ptr_t sp;
+
+    hdr->data = end->peer_base + data_off;
+    hdr->word = end->peer_base + word_off;
+    hdr->value = value;
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_AM_SEND_FLAG_EAGER;
+    sp = ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, hdr, sizeof(*hdr), src, len, &param);
+    if (OPAL_UNLIKELY(UCS_PTR_IS_ERR(sp))) {
+        MCA_PML_CHAN_VERBOSE(1, "ucp_am_send_nbx failed: %s",
+                             ucs_status_string(UCS_PTR_STATUS(sp)));
+        *req = NULL;
+        return OMPI_ERROR;
+    }
+    *req = sp;
+    return OMPI_SUCCESS;
+}
+
+/* A word that must have left before we go on (credits, gone). */
+int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value)
+{
+    mca_pml_chan_am_hdr_t hdr;
+    void *req;
+
+    if (OMPI_SUCCESS != mca_pml_chan_am_write(end, NULL, 0, 0, word_off, value, &hdr, &req)) {
+        return OMPI_ERROR;
+    }
+    return mca_common_ompix_ucx_wait(&mca_pml_chan_component.ucx, req, "ucp_am_send_nbx");
+}
