@@ -312,6 +312,7 @@ static void outstanding(void)
     flags_close(&f);
 }
 
+#ifndef RMA_ACC_REQUESTS_NO_MAIN
 int main(int argc, char **argv)
 {
     const char *tls = getenv("UCX_TLS");
@@ -328,3 +329,4 @@ int main(int argc, char **argv)
     }
     return ompix_test_finish("rdma2/rma_acc_requests");
 }
+#endif

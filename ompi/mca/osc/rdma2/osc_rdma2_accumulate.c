@@ -1283,11 +1283,13 @@ int mca_osc_rdma2_acc_start(mca_osc_rdma2_request_t *req, const void *origin, in
     if (OMPI_SUCCESS != ret || 0 == n) return ret;
     peer = acc.peer;
     /* Toward a target that applies accumulates from active messages, one
-     * without a result is one message sent now (acknowledged to the next
-     * completion call); one with a result is a state machine, which would
-     * otherwise wait for the reply in this call. */
+     * without a result that the messages take is one message sent now
+     * (acknowledged to the next completion call); one with a result, or
+     * one they refuse (a scattered or large target layout), is a state
+     * machine, which would otherwise wait in this call. */
     if (&mca_osc_rdma2_win_path_ucx != acc.mem->path || NULL == peer->ep ||
-        (NULL != peer->acc && NULL == result) ||
+        (NULL != peer->acc && NULL == result &&
+         peer->acc->accepts(tcount, tdt, acc.prim, n, op)) ||
         mca_osc_rdma2_element_type(acc.module, peer, acc.prim)) {
         mca_osc_rdma2_acc_in_order(peer);
         return mca_osc_rdma2_acc_run(&acc, origin, ocount, odt, result, rcount, rdt, raddr,

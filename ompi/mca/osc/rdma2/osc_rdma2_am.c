@@ -489,6 +489,15 @@ static bool mca_osc_rdma2_am_fits(ompi_datatype_t *dt, size_t n)
            dt->d_f_to_c_index >= 0 && dt->d_f_to_c_index <= UINT16_MAX;
 }
 
+/* Padded element types (MPI_DOUBLE_INT, ...) and scattered target
+ * layouts stay with the lock path and the datatype engine. */
+static bool mca_osc_rdma2_am_accepts(int tcount, ompi_datatype_t *tdt, ompi_datatype_t *prim,
+                                     size_t n, ompi_op_t *op)
+{
+    return ompi_datatype_is_contiguous_memory_layout(tdt, tcount) && mca_osc_rdma2_am_fits(prim, n) &&
+           op->o_f_to_c_index >= 0 && op->o_f_to_c_index <= UINT8_MAX;
+}
+
 static int mca_osc_rdma2_am_update(mca_osc_rdma2_peer_t *peer, uint64_t raddr, int tcount,
                                    ompi_datatype_t *tdt, ompi_datatype_t *prim, size_t n,
                                    ompi_op_t *op, const void *origin, void *result)
@@ -498,10 +507,7 @@ static int mca_osc_rdma2_am_update(mca_osc_rdma2_peer_t *peer, uint64_t raddr, i
     size_t len;
     int ret;
 
-    /* Padded element types (MPI_DOUBLE_INT, ...) and scattered target
-     * layouts stay with the lock path and the datatype engine. */
-    if (!ompi_datatype_is_contiguous_memory_layout(tdt, tcount) || !mca_osc_rdma2_am_fits(prim, n) ||
-        op->o_f_to_c_index < 0 || op->o_f_to_c_index > UINT8_MAX) {
+    if (!mca_osc_rdma2_am_accepts(tcount, tdt, prim, n, op)) {
         ret = mca_osc_rdma2_am_complete(peer);
         return OMPI_SUCCESS == ret ? OMPI_ERR_NOT_SUPPORTED : ret;
     }
@@ -554,6 +560,7 @@ static int mca_osc_rdma2_am_cas(mca_osc_rdma2_peer_t *peer, uint64_t raddr, ompi
 static const mca_osc_rdma2_acc_path_t mca_osc_rdma2_acc_path_am = {
     .name = "by active messages",
     .update = mca_osc_rdma2_am_update,
+    .accepts = mca_osc_rdma2_am_accepts,
     .cas = mca_osc_rdma2_am_cas,
     .complete = mca_osc_rdma2_am_complete,
 };

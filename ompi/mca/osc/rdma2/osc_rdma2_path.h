@@ -119,6 +119,11 @@ typedef struct mca_osc_rdma2_acc_path_t {
     int (*update)(struct mca_osc_rdma2_peer_t *peer, uint64_t raddr, int tcount,
                   struct ompi_datatype_t *tdt, struct ompi_datatype_t *prim, size_t n,
                   struct ompi_op_t *op, const void *origin, void *result);
+    /* Whether update serves (tcount, tdt) holding n prim elements with op
+     * itself; a request-based accumulate it would refuse takes the state
+     * machine instead of the blocking lock path. */
+    bool (*accepts)(int tcount, struct ompi_datatype_t *tdt, struct ompi_datatype_t *prim,
+                    size_t n, struct ompi_op_t *op);
     /* Compare_and_swap of one dt element at raddr, complete on return. */
     int (*cas)(struct mca_osc_rdma2_peer_t *peer, uint64_t raddr, struct ompi_datatype_t *dt,
                const void *origin, const void *compare, void *result);
