@@ -370,7 +370,20 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
  * request is inactive); present the next outstanding start. */
 void mca_pml_chan_request_settle(ompi_request_t *request)
 {
-    (void) mca_pml_chan_request_outstanding((mca_pml_chan_end_t *) request);
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
+
+    /* A stream's usual case (no threads): the next start is done already
+     * (a fast_send end's always is), so report()'s outcome is the request
+     * armed again for it, still REQUEST_COMPLETED, and no completion to
+     * signal when no callback is set. */
+    if ((end->fast_send || end->fast_recv) && end->bound && end->pending_report &&
+        OMPI_REQUEST_INACTIVE == request->req_state && end->nconsumed + 1 < end->ndone &&
+        REQUEST_COMPLETED == request->req_complete && NULL == request->req_complete_cb) {
+        ++end->nconsumed;
+        request->req_state = OMPI_REQUEST_ACTIVE;
+        return;
+    }
+    (void) mca_pml_chan_request_outstanding(end);
 }
 
 /* Completing a request active and not complete: the store

@@ -167,7 +167,9 @@ static int ompix_chan_engine_done(ompi_request_t **rptr, ompi_status_public_t *s
     }
     r->req_state = OMPI_REQUEST_INACTIVE;
     rc = r->req_status.MPI_ERROR;
-    ompix_chan_settle(1, rptr);
+    /* An engine channel, still persistent (Iunbind's completion is the
+     * original's business): straight to its settle, not the array walk. */
+    ompix_chan_engine->settle(r);
     return rc;
 }
 
