@@ -176,21 +176,28 @@ static inline char *mca_pml_chan_user_buf(const mca_pml_chan_end_t *end, uint64_
     return end->buf + (ptrdiff_t) mca_pml_chan_slot_index(end, n) * end->incr_bytes;
 }
 
-/* A copy the compiler turns into plain loads and stores for the small
- * sizes channels are made for (no call into libc). */
-static inline void mca_pml_chan_copy(char *dst, const char *src, size_t len)
+/* The sizes channels are made for, copied with plain loads and stores (no
+ * call into libc); false for any other size, which is left uncopied. */
+static inline bool mca_pml_chan_copy_small(char *dst, const char *src, size_t len)
 {
     switch (len) {
     case 8:
         memcpy(dst, src, 8);
-        break;
+        return true;
     case 4:
         memcpy(dst, src, 4);
-        break;
+        return true;
     case 16:
         memcpy(dst, src, 16);
-        break;
+        return true;
     default:
+        return false;
+    }
+}
+
+static inline void mca_pml_chan_copy(char *dst, const char *src, size_t len)
+{
+    if (!mca_pml_chan_copy_small(dst, src, len)) {
         memcpy(dst, src, len);
     }
 }

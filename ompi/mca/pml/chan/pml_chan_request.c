@@ -346,17 +346,7 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
     k = n & end->slot_mask;             /* fast_send: slack is a power of two */
     slot = end->peer_mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     src = end->buf + (ptrdiff_t) k * end->incr_bytes;
-    switch (end->bytes) {
-    case 8:
-        memcpy(slot, src, 8);
-        break;
-    case 4:
-        memcpy(slot, src, 4);
-        break;
-    case 16:
-        memcpy(slot, src, 16);
-        break;
-    default:
+    if (!mca_pml_chan_copy_small(slot, src, end->bytes)) {
         return mca_pml_chan_request_start_all(count, requests);
     }
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
@@ -581,17 +571,7 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
         return;
     }
     dst = end->buf + (ptrdiff_t) k * end->incr_bytes;
-    switch (end->bytes) {
-    case 8:
-        memcpy(dst, slot, 8);
-        break;
-    case 4:
-        memcpy(dst, slot, 4);
-        break;
-    case 16:
-        memcpy(dst, slot, 16);
-        break;
-    default:
+    if (!mca_pml_chan_copy_small(dst, slot, end->bytes)) {
         mca_pml_chan_request_wait_take(end, n, k, slot);
         return;
     }
