@@ -267,40 +267,59 @@ static void epoch_completion(int flavor, int flush)
     free(src);
 }
 
-/* Over TCP: requests outstanding while the target makes no progress. */
-static void outstanding(void)
+/* Over TCP, with no progress thread: rank 0 issues NOUT requests toward
+ * rank 1 through `issue` under lock_all while rank 1 waits outside MPI on
+ * a flag in a shared file; MPI_Testall must find them not all complete,
+ * then rank 0 raises the flag and waits for them. */
+#define NOUT 16
+static void outstanding_while_away(struct rwin *w, const char *what,
+                                   void (*issue)(struct rwin *w, int k, MPI_Request *req))
 {
     struct flags f;
     volatile int *flag;
-    struct rwin w;
-    MPI_Request req[16];
-    elem_t v[16];
+    MPI_Request req[NOUT];
     int all = 1;
 
-    set_case("Raccumulate outstanding while the target is outside MPI");
     flags_open(&f);
     flag = f.flag;
-    rwin_open(&w, FL_CREATE, NE, MPI_COMM_WORLD);
-    fill(&w);
     MPI_Barrier(MPI_COMM_WORLD);
     if (1 == rank && NULL != flag) {
         time_t t0 = time(NULL);
         while (0 == *flag && time(NULL) - t0 < 60) {     /* outside MPI: no progress */
         }
     } else if (0 == rank) {
-        OK(MPI_Win_lock_all(0, w.win));
-        for (int k = 0; k < 16; ++k) {
-            v[k] = k + 1;
-            OK(MPI_Raccumulate(&v[k], 1, ELEM, 1, rwin_disp(&w, 1, W + 2), 1, ELEM, MPI_SUM,
-                               w.win, &req[k]));
+        OK(MPI_Win_lock_all(0, w->win));
+        for (int k = 0; k < NOUT; ++k) {
+            issue(w, k, &req[k]);
         }
-        OK(MPI_Testall(16, req, &all, MPI_STATUSES_IGNORE));
-        if (all) fail("16 Raccumulates complete while their target was outside MPI");
+        OK(MPI_Testall(NOUT, req, &all, MPI_STATUSES_IGNORE));
+        if (all) fail("%d %s complete while their target was outside MPI", NOUT, what);
         if (NULL != flag) *flag = 1;
-        OK(MPI_Waitall(16, req, MPI_STATUSES_IGNORE));
-        OK(MPI_Win_unlock_all(w.win));
+        OK(MPI_Waitall(NOUT, req, MPI_STATUSES_IGNORE));
+        OK(MPI_Win_unlock_all(w->win));
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    flags_close(&f);
+}
+
+static elem_t outstanding_v[NOUT];
+
+static void outstanding_issue(struct rwin *w, int k, MPI_Request *req)
+{
+    outstanding_v[k] = k + 1;
+    OK(MPI_Raccumulate(&outstanding_v[k], 1, ELEM, 1, rwin_disp(w, 1, W + 2), 1, ELEM, MPI_SUM,
+                       w->win, req));
+}
+
+/* Over TCP: requests outstanding while the target makes no progress. */
+static void outstanding(void)
+{
+    struct rwin w;
+
+    set_case("Raccumulate outstanding while the target is outside MPI");
+    rwin_open(&w, FL_CREATE, NE, MPI_COMM_WORLD);
+    fill(&w);
+    outstanding_while_away(&w, "Raccumulates", outstanding_issue);
     if (1 == rank) {
         OK(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w.win));
         check_eq("target after the outstanding Raccumulates", W + 2, init(1, W + 2) + 136,
@@ -309,7 +328,6 @@ static void outstanding(void)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     rwin_close(&w);
-    flags_close(&f);
 }
 
 #ifndef RMA_ACC_REQUESTS_NO_MAIN

@@ -17,43 +17,27 @@
 #define RMA_ACC_REQUESTS_NO_MAIN
 #include "rma_acc_requests.c"
 
+static MPI_Datatype every_other;
+static elem_t scattered_v[NOUT][2];
+
+static void scattered_issue(struct rwin *w, int k, MPI_Request *req)
+{
+    scattered_v[k][0] = k + 1;
+    scattered_v[k][1] = 2 * (k + 1);
+    OK(MPI_Raccumulate(scattered_v[k], 2, ELEM, 1, rwin_disp(w, 1, W - 4), 1, every_other,
+                       MPI_SUM, w->win, req));
+}
+
 static void outstanding_scattered(void)
 {
-    struct flags f;
-    volatile int *flag;
     struct rwin w;
-    MPI_Datatype every_other;
-    MPI_Request req[16];
-    elem_t v[16][2];
-    int all = 1;
 
     set_case("Raccumulate into a scattered target outstanding while the target is outside MPI");
     OK(MPI_Type_vector(2, 1, 2, ELEM, &every_other));
     OK(MPI_Type_commit(&every_other));
-    flags_open(&f);
-    flag = f.flag;
     rwin_open(&w, FL_CREATE, NE, MPI_COMM_WORLD);
     fill(&w);
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (1 == rank && NULL != flag) {
-        time_t t0 = time(NULL);
-        while (0 == *flag && time(NULL) - t0 < 60) {     /* outside MPI: no progress */
-        }
-    } else if (0 == rank) {
-        OK(MPI_Win_lock_all(0, w.win));
-        for (int k = 0; k < 16; ++k) {
-            v[k][0] = k + 1;
-            v[k][1] = 2 * (k + 1);
-            OK(MPI_Raccumulate(v[k], 2, ELEM, 1, rwin_disp(&w, 1, W - 4), 1, every_other,
-                               MPI_SUM, w.win, &req[k]));
-        }
-        OK(MPI_Testall(16, req, &all, MPI_STATUSES_IGNORE));
-        if (all) fail("16 Raccumulates into a scattered target complete while it was outside MPI");
-        if (NULL != flag) *flag = 1;
-        OK(MPI_Waitall(16, req, MPI_STATUSES_IGNORE));
-        OK(MPI_Win_unlock_all(w.win));
-    }
-    MPI_Barrier(MPI_COMM_WORLD);
+    outstanding_while_away(&w, "Raccumulates into a scattered target", scattered_issue);
     if (1 == rank) {
         OK(MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, w.win));
         check_eq("first target element", W - 4, init(1, W - 4) + 136, w.base[W - 4]);
@@ -63,7 +47,6 @@ static void outstanding_scattered(void)
     }
     MPI_Barrier(MPI_COMM_WORLD);
     rwin_close(&w);
-    flags_close(&f);
     OK(MPI_Type_free(&every_other));
 }
 
