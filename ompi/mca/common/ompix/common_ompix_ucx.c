@@ -5,6 +5,7 @@
  */
 #include "ompi_config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "opal/mca/base/mca_base_var.h"
@@ -83,6 +84,10 @@ static int mca_common_ompix_ucx_create_context(mca_common_ompix_ucx_t *ucx,
         /* Device atomics (InfiniBand) are not coherent with the CPU's.
          * Older UCX may not know the knob. */
         (void) ucp_config_modify(config, "ATOMIC_MODE", "cpu");
+    }
+    if (NULL != params->alloc_prio && NULL == getenv("UCX_ALLOC_PRIO") &&
+        NULL == getenv("UCX_MPI_ALLOC_PRIO")) {
+        (void) ucp_config_modify(config, "ALLOC_PRIO", params->alloc_prio);
     }
     memset(&p, 0, sizeof(p));
     p.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
