@@ -13,6 +13,15 @@
  *                             ordinary MPI_Send/MPI_Recv ping-pong, 8 bytes;
  *                             RESULT sendrecv_8B us <t> 0 ("nochan": pml/chan
  *                             not added to the PML list)
+ *   chan_bench instr_sendrecv N chan|bound|nochan
+ *                             the ping-pong of sendrecv, N rounds after 100
+ *                             uncounted: rank 0's MPI_Send in
+ *                             chan_bench_m_send, its MPI_Recv in
+ *                             chan_bench_m_recv, called once MPI_Iprobe saw
+ *                             the reply (no polling counted): pml/chan on
+ *                             (nothing bound), on with a channel pair bound
+ *                             and idle (its progress registered), or not
+ *                             added to the PML list
  *   chan_bench instr N chan|persist
  *                             N one-way 8-byte messages, rank 0 sending: its
  *                             MPI_Start calls in chan_bench_m_start, its
@@ -130,6 +139,43 @@ __attribute__((noinline)) int chan_bench_m_test(MPI_Request *req, int *flag)
     return MPI_Test(req, flag, MPI_STATUS_IGNORE);
 }
 
+__attribute__((noinline)) int chan_bench_m_send(void)
+{
+    return MPI_Send(&buf_out, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
+}
+
+__attribute__((noinline)) int chan_bench_m_recv(void)
+{
+    return MPI_Recv(&buf_in, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+/* instr_sendrecv: n + 100 rounds, the first 100 not counted. */
+static void chan_bench_instr_sendrecv(int n)
+{
+    int flag;
+
+    for (int i = 0; i < n + 100; ++i) {
+        if (0 == rank) {
+            if (i < 100) {
+                MPI_Send(&buf_out, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
+            } else {
+                chan_bench_m_send();
+            }
+            do {
+                MPI_Iprobe(1, 2, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+            } while (!flag);
+            if (i < 100) {
+                MPI_Recv(&buf_in, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                chan_bench_m_recv();
+            }
+        } else {
+            MPI_Recv(&buf_in, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(&buf_out, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
+        }
+    }
+}
+
 /* One-way messages from rank 0; rank 1 starts each receive before an
  * ordinary zero-byte message tells rank 0 to send (ready channels). */
 static void chan_bench_instr(MPI_Request *s, MPI_Request *r, int n)
@@ -195,6 +241,33 @@ int main(int argc, char **argv)
         double t = chan_bench_sendrecv(ITERS);
         if (0 == rank) {
             printf("RESULT sendrecv_8B us %.4f 0\n", t);
+        }
+        MPI_Finalize();
+        return 0;
+    }
+    if (0 == strcmp(mode, "instr_sendrecv") && argc > 3) {
+        if (0 == strcmp(argv[3], "nochan")) {
+            ompix_test_init(&argc, &argv);
+        } else {
+            chan_engine_init(&argc, &argv);
+        }
+        cs = cr = MPI_REQUEST_NULL;
+        if (0 == strcmp(argv[3], "bound")) {
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+            MPI_Send_init(&buf_out, 1, MPI_DOUBLE, 1 - rank, 1, MPI_COMM_WORLD, &s);
+            MPI_Recv_init(&buf_in, 1, MPI_DOUBLE, 1 - rank, 1, MPI_COMM_WORLD, &r);
+            chan_bench_bind(s, r, &cs, &cr);
+            if (MPI_REQUEST_NULL == cs) {
+                fprintf(stderr, "chan_bench: engine not available\n");
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        }
+        chan_bench_instr_sendrecv(atoi(argv[2]));
+        if (MPI_REQUEST_NULL != cs) {
+            MPIX_Unbind_channel(&cs);
+            MPIX_Unbind_channel(&cr);
+            MPI_Request_free(&s);
+            MPI_Request_free(&r);
         }
         MPI_Finalize();
         return 0;
