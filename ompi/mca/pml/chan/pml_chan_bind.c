@@ -10,8 +10,9 @@
  *
  * Unbind is local.  An end's memory may still be written by its peer until
  * the peer unbinds too: each end writes "gone" into the peer's control
- * block when it unbinds, and frees its own memory once it finds the peer's
- * "gone" in it (at a later prepare or unbind) or at MPI_Finalize.
+ * block when it unbinds, and releases its own memory once it finds the
+ * peer's "gone" in it (at a later prepare or unbind) or at MPI_Finalize:
+ * small blocks are kept for the next prepare of the same size (spares).
  */
 #include "ompi_config.h"
 
@@ -47,14 +48,24 @@ typedef struct mca_pml_chan_blob_t {
     uint64_t mark;              /* large: at our control block's probe word */
 } mca_pml_chan_blob_t;
 
-/* Memory of an unbound end that its peer may still write. */
+/* Memory of an unbound end that its peer may still write (a zombie), or
+ * that no peer writes any more, kept for the next prepare (a spare). */
 typedef struct mca_pml_chan_zombie_t {
     opal_list_item_t super;
     ucp_mem_h memh;
     char *mem;
+    size_t len;
 } mca_pml_chan_zombie_t;
 
 static OBJ_CLASS_INSTANCE(mca_pml_chan_zombie_t, opal_list_item_t, NULL, NULL);
+
+/* Spares: at most MCA_PML_CHAN_SPARE_MAX blocks of at most
+ * MCA_PML_CHAN_SPARE_LEN bytes (a control block and a ring of small
+ * messages).  Under the component lock. */
+#define MCA_PML_CHAN_SPARE_MAX 16
+#define MCA_PML_CHAN_SPARE_LEN (64 * 1024)
+static opal_list_t mca_pml_chan_spares;
+static bool mca_pml_chan_spares_ready = false;
 
 static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
 {
@@ -119,6 +130,68 @@ static void mca_pml_chan_unmap(ucp_mem_h memh)
     ucp_mem_unmap(mca_pml_chan_component.ucx.context, memh);
 }
 
+/* Memory no peer writes any more: kept as a spare when it is small and
+ * there is room, else unmapped.  Reusing it spares the next bind and this
+ * unbind UCX's allocation and release (a file in /dev/shm, mmap, munmap:
+ * the system calls that remain of a bind once the peer's blob arrived).
+ * Under c->lock. */
+static void mca_pml_chan_memory_put(ucp_mem_h memh, char *mem, size_t len)
+{
+    mca_pml_chan_zombie_t *z;
+
+    if (!mca_pml_chan_spares_ready) {
+        OBJ_CONSTRUCT(&mca_pml_chan_spares, opal_list_t);
+        mca_pml_chan_spares_ready = true;
+    }
+    if (len <= MCA_PML_CHAN_SPARE_LEN &&
+        opal_list_get_size(&mca_pml_chan_spares) < MCA_PML_CHAN_SPARE_MAX &&
+        NULL != (z = OBJ_NEW(mca_pml_chan_zombie_t))) {
+        z->memh = memh;
+        z->mem = mem;
+        z->len = len;
+        opal_list_append(&mca_pml_chan_spares, &z->super);
+        return;
+    }
+    mca_pml_chan_unmap(memh);
+}
+
+/* A spare of exactly len bytes (the usual case: the same channel bound
+ * again), or false.  Under c->lock. */
+static bool mca_pml_chan_memory_get(size_t len, ucp_mem_h *memh, char **mem)
+{
+    mca_pml_chan_zombie_t *z;
+
+    if (!mca_pml_chan_spares_ready) {
+        return false;
+    }
+    OPAL_LIST_FOREACH(z, &mca_pml_chan_spares, mca_pml_chan_zombie_t) {
+        if (z->len == len) {
+            opal_list_remove_item(&mca_pml_chan_spares, &z->super);
+            *memh = z->memh;
+            *mem = z->mem;
+            OBJ_RELEASE(z);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* MPI_Finalize: the spares go. */
+static void mca_pml_chan_memory_fini(void)
+{
+    opal_list_item_t *item;
+
+    if (!mca_pml_chan_spares_ready) {
+        return;
+    }
+    while (NULL != (item = opal_list_remove_first(&mca_pml_chan_spares))) {
+        mca_pml_chan_unmap(((mca_pml_chan_zombie_t *) item)->memh);
+        OBJ_RELEASE(item);
+    }
+    OBJ_DESTRUCT(&mca_pml_chan_spares);
+    mca_pml_chan_spares_ready = false;
+}
+
 /* Frees the memory of unbound ends whose peers unbound too.  Under c->lock. */
 static void mca_pml_chan_reap(bool all)
 {
@@ -133,14 +206,19 @@ static void mca_pml_chan_reap(bool all)
         if (all || 0 != mca_common_ompix_atomic_load_acq_64(
                             (volatile uint64_t *) (z->mem + MCA_PML_CHAN_CTL_GONE))) {
             opal_list_remove_item(&c->zombies, &z->super);
-            mca_pml_chan_unmap(z->memh);
+            if (all) {
+                mca_pml_chan_unmap(z->memh);
+            } else {
+                mca_pml_chan_memory_put(z->memh, z->mem, z->len);
+            }
             OBJ_RELEASE(z);
         }
     }
 }
 
-/* Our memory leaves the end: freed now if the peer is gone (or never
- * knew it), else kept until it is. */
+/* Our memory leaves the end: a spare once the peer is gone, freed now if
+ * it never knew it, else kept until it is gone.  Under c->lock when
+ * peer_may_write. */
 static void mca_pml_chan_end_drop_memory(mca_pml_chan_end_t *end, bool peer_may_write)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
@@ -159,6 +237,7 @@ static void mca_pml_chan_end_drop_memory(mca_pml_chan_end_t *end, bool peer_may_
         if (NULL != z) {
             z->memh = end->memh;
             z->mem = end->mem;
+            z->len = end->mem_len;
             opal_list_append(&c->zombies, &z->super);
             end->memh = NULL;
             return;
@@ -168,21 +247,35 @@ static void mca_pml_chan_end_drop_memory(mca_pml_chan_end_t *end, bool peer_may_
         end->memh = NULL;
         return;
     }
-    mca_pml_chan_unmap(end->memh);
+    if (peer_may_write) {
+        /* Its "gone" is there: it writes no more. */
+        mca_pml_chan_memory_put(end->memh, end->mem, end->mem_len);
+    } else {
+        /* Never connected, or finalize: a peer whose bind failed after ours
+         * may still write, into its own mapping only once this is freed. */
+        mca_pml_chan_unmap(end->memh);
+    }
     end->memh = NULL;
 }
 
 static int mca_pml_chan_end_map(mca_pml_chan_end_t *end)
 {
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
     void *base = NULL;
+    bool spare;
 
     end->mem_len = MCA_PML_CHAN_CTL + (end->is_send ? 0 : end->slack * end->slot_size);
-    if (OMPI_SUCCESS != mca_common_ompix_ucx_mem_map(&mca_pml_chan_component.ucx, NULL,
-                                                     end->mem_len, true, &end->memh, &base)) {
-        end->memh = NULL;
-        return OMPI_ERR_OUT_OF_RESOURCE;
+    OPAL_THREAD_LOCK(&c->lock);
+    spare = mca_pml_chan_memory_get(end->mem_len, &end->memh, &end->mem);
+    OPAL_THREAD_UNLOCK(&c->lock);
+    if (!spare) {
+        if (OMPI_SUCCESS != mca_common_ompix_ucx_mem_map(&c->ucx, NULL, end->mem_len, true,
+                                                         &end->memh, &base)) {
+            end->memh = NULL;
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        end->mem = (char *) base;
     }
-    end->mem = (char *) base;
     memset(end->mem, 0, end->mem_len);
     if (UCS_OK != ucp_rkey_pack(mca_pml_chan_component.ucx.context, end->memh, &end->rkey_buf,
                                 &end->rkey_len)) {
@@ -510,6 +603,7 @@ void mca_pml_chan_bind_fini(void)
         mca_pml_chan_end_release(end, false);
     }
     mca_pml_chan_reap(true);
+    mca_pml_chan_memory_fini();
     OBJ_DESTRUCT(&c->busy);
     OBJ_DESTRUCT(&c->ends);
     OBJ_DESTRUCT(&c->zombies);
