@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "opal/mca/base/mca_base_var.h"
+#include "opal/memoryhooks/memory.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
 #include "opal/util/proc.h"
@@ -70,6 +71,27 @@ static bool mca_common_ompix_ucx_allowed(mca_common_ompix_ucx_t *ucx)
     return true;
 }
 
+/* Where ucp_mem_map(ALLOCATE) memory comes from (windows, channel rings,
+ * notification slots).  UCX's default ALLOC_PRIO puts System V shared
+ * memory first.  But when Open MPI's memory hooks are on (pml ucx turns
+ * them on: opal_common_ucx_mca_register, opal_common_ucx_opal_mem_hooks),
+ * its patcher intercepts every shmdt() and first reads all of
+ * /proc/self/maps to learn the segment's size
+ * (memory_patcher_get_shm_seg_size: 27 to 36 reads of 1 KiB here), which
+ * made MPIX_Unbind_channel 0.5-1 ms and MPI_Win_allocate + MPI_Win_free
+ * 3.4 ms under pml ucx.  POSIX shared memory is released with munmap(),
+ * whose hook is given the length; UCX falls back along the list when it
+ * can not allocate.  Without the hooks System V stays first (fewer system
+ * calls per allocation).  The user's UCX_ALLOC_PRIO wins either way. */
+static void mca_common_ompix_ucx_alloc_prio(ucp_config_t *config)
+{
+    if (0 == (OPAL_MEMORY_MUNMAP_SUPPORT & opal_mem_hooks_support_level()) ||
+        NULL != getenv("UCX_ALLOC_PRIO") || NULL != getenv("UCX_MPI_ALLOC_PRIO")) {
+        return;
+    }
+    (void) ucp_config_modify(config, "ALLOC_PRIO", "md:posix,md:sysv,huge,thp,md:*,mmap,heap");
+}
+
 static int mca_common_ompix_ucx_create_context(mca_common_ompix_ucx_t *ucx,
                                                const mca_common_ompix_ucx_params_t *params)
 {
@@ -85,10 +107,7 @@ static int mca_common_ompix_ucx_create_context(mca_common_ompix_ucx_t *ucx,
          * Older UCX may not know the knob. */
         (void) ucp_config_modify(config, "ATOMIC_MODE", "cpu");
     }
-    if (NULL != params->alloc_prio && NULL == getenv("UCX_ALLOC_PRIO") &&
-        NULL == getenv("UCX_MPI_ALLOC_PRIO")) {
-        (void) ucp_config_modify(config, "ALLOC_PRIO", params->alloc_prio);
-    }
+    mca_common_ompix_ucx_alloc_prio(config);
     memset(&p, 0, sizeof(p));
     p.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED |
                    UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;

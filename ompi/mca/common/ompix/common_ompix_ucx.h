@@ -41,8 +41,6 @@ typedef struct mca_common_ompix_ucx_params_t {
     bool multi_threaded;            /* several threads (or the progress thread) call the worker */
     bool cpu_atomics;               /* UCX atomics must be coherent with CPU atomics on the same
                                      * words (ATOMIC_MODE=cpu) */
-    const char *alloc_prio;         /* UCX's ALLOC_PRIO for ucp_mem_map(ALLOCATE), NULL: UCX's
-                                     * (the user's UCX_ALLOC_PRIO wins either way) */
 } mca_common_ompix_ucx_params_t;
 
 /* From a component's register function: registers Open MPI's

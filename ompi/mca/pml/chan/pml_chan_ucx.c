@@ -8,29 +8,10 @@
  */
 #include "ompi_config.h"
 
-#include "opal/memoryhooks/memory.h"
 #include "opal/runtime/opal_progress.h"
 #include "ompi/runtime/mpiruntime.h"
 
 #include "pml_chan_end.h"
-
-/* Where an end's memory comes from.  UCX's default puts System V shared
- * memory first; but when Open MPI's memory hooks are on (pml ucx turns them
- * on through opal_common_ucx_mca_register: opal_common_ucx_opal_mem_hooks)
- * its patcher intercepts every shmdt() and first reads /proc/self/maps
- * to learn the segment's size (memory_patcher_get_shm_seg_size: some 15 to
- * 45 reads of about 1 KiB in an MPI process), and every unbind detaches
- * two segments (ours, the peer's): 0.5-1 ms per MPIX_Unbind_channel under
- * pml ucx against 13 µs under ob1.  POSIX shared memory is released with
- * munmap(), whose hook is given the length.  Without the hooks System V
- * stays first: its bind is cheaper (fewer system calls). */
-static const char *mca_pml_chan_ucx_alloc_prio(void)
-{
-    if (0 != (OPAL_MEMORY_MUNMAP_SUPPORT & opal_mem_hooks_support_level())) {
-        return "md:posix,md:sysv,huge,thp,md:*,mmap,heap";
-    }
-    return NULL;
-}
 
 /* Under the component lock. */
 int mca_pml_chan_ucx_init(void)
@@ -40,7 +21,6 @@ int mca_pml_chan_ucx_init(void)
         .features = UCP_FEATURE_RMA | UCP_FEATURE_AM,
         .multi_threaded = ompi_mpi_thread_multiple,
         .cpu_atomics = false,
-        .alloc_prio = mca_pml_chan_ucx_alloc_prio(),
     };
     ucp_address_t *addr;
 
