@@ -90,6 +90,25 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
     return OMPI_SUCCESS;
 }
 
+/* The fast start of a ready contiguous send on the AM path (connect:
+ * fast_send): message n in one ucp_am_send_nbx that must complete inside
+ * the call (UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL: an eager short message, the
+ * usual case), so the header lives on the stack and there is no request
+ * to keep or retire.  False when UCX could not send it at once (no
+ * resources, an error): nothing left, and the caller takes the general
+ * path (start_one), which sends with a request and reports errors. */
+bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
+{
+    uint64_t slot = end->peer_base + MCA_PML_CHAN_CTL + (n & end->slot_mask) * end->slot_size;
+    mca_pml_chan_am_hdr_t hdr = {.data = slot, .word = slot + end->seq_off, .value = n + 1};
+    ucp_request_param_t param;
+
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+    param.flags = UCP_AM_SEND_FLAG_EAGER;
+    return NULL == ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, &hdr, sizeof(hdr),
+                                   mca_pml_chan_user_buf(end, n), end->bytes, &param);
+}
+
 /* A word that must have left before we go on (credits, gone). */
 int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value)
 {

@@ -400,7 +400,8 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     end->bound = true;
     /* The thread level is fixed by now (MPI_Init is over). */
     end->fast_send = end->is_send && !end->credits && end->contiguous && !end->large &&
-                     MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
+                     (MCA_PML_CHAN_PATH_MAPPED == end->path ||
+                      MCA_PML_CHAN_PATH_AM == end->path) && !opal_using_threads() &&
                      0 == (end->slack & (end->slack - 1));
     OPAL_THREAD_LOCK(&c->lock);
     opal_list_append(&c->ends, &end->ends_item);

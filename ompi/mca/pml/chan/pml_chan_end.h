@@ -140,6 +140,7 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
                           uint64_t data_off, uint64_t word_off, uint64_t value,
                           mca_pml_chan_am_hdr_t *hdr, void **req);
 int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value);
+bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n);
 
 /* pml_chan_large.c: large contiguous receives written in place */
 void mca_pml_chan_large_offer(mca_pml_chan_end_t *end);

@@ -189,7 +189,14 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     if (!mca_pml_chan_request_fast_ok(end)) {
         return false;
     }
-    mca_pml_chan_ring_write_contig(end, n);
+    if (MCA_PML_CHAN_PATH_AM == end->path) {
+        /* pml_chan_am.c: false when UCX could not send it at once */
+        if (!mca_pml_chan_am_send_now(end, n)) {
+            return false;
+        }
+    } else {
+        mca_pml_chan_ring_write_contig(end, n);
+    }
     if (mca_pml_chan_request_fast_done(end, n)) {
         (void) mca_pml_chan_request_fast_complete(&end->super);
     }
@@ -274,7 +281,8 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
  * the next start once the older one is consumed. */
 static inline bool mca_pml_chan_request_more_ok(const mca_pml_chan_end_t *end)
 {
-    return (end->fast_send || (end->fast_recv && end->bound)) &&
+    return ((end->fast_send && MCA_PML_CHAN_PATH_MAPPED == end->path) ||
+            (end->fast_recv && end->bound)) &&
            OMPI_REQUEST_ACTIVE == end->super.req_state &&
            end->nstart - end->nconsumed < end->slack;
 }
@@ -341,6 +349,9 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
             return mca_pml_chan_request_start_recv(end);
         }
         return mca_pml_chan_request_start_all(count, requests);
+    }
+    if (OPAL_UNLIKELY(MCA_PML_CHAN_PATH_AM == end->path)) {
+        return mca_pml_chan_request_start_all(count, requests);     /* start_fast */
     }
     n = end->nstart;
     k = n & end->slot_mask;             /* fast_send: slack is a power of two */
@@ -433,6 +444,11 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
     }
     switch (mca_pml_chan_request_recv_fast(end)) {
     case 0:
+        if (MCA_PML_CHAN_PATH_AM == end->path) {
+            /* It lands only as pml/chan's worker progresses. */
+            (void) ucp_worker_progress(mca_pml_chan_component.ucx.worker);
+            return 1 == mca_pml_chan_request_recv_fast(end);
+        }
         return false;
     case 1:
         return true;
@@ -520,6 +536,31 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_c
     }
 }
 
+/* wait() of a fast_recv end on the AM path: the message lands only as
+ * pml/chan's worker progresses, so each look progresses that worker alone
+ * (over TCP one epoll_wait and, when it is there, its recv and our
+ * handler) instead of opal_progress's every callback; opal_progress every
+ * MCA_PML_CHAN_POLLS_PER_PROGRESS looks (MPI's progress rule), which may
+ * take the message itself (pml/chan's progress sweeps busy ends). */
+static __opal_attribute_noinline__ void mca_pml_chan_request_wait_am(mca_pml_chan_end_t *end)
+{
+    ompi_request_t *r = &end->super;
+    ucp_worker_h worker = mca_pml_chan_component.ucx.worker;
+
+    for (;;) {
+        for (unsigned int looks = 0; looks < MCA_PML_CHAN_POLLS_PER_PROGRESS; ++looks) {
+            (void) ucp_worker_progress(worker);
+            if (0 != mca_pml_chan_request_recv_fast(end)) {
+                return;                 /* complete (or, -1, nothing outstanding) */
+            }
+        }
+        opal_progress();
+        if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
+            return;
+        }
+    }
+}
+
 /* wait()'s slow end of a spin that found the word: any size, callbacks,
  * a sync object. */
 static __opal_attribute_noinline__ void mca_pml_chan_request_wait_take(mca_pml_chan_end_t *end,
@@ -554,6 +595,10 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     }
     if (!mca_pml_chan_request_spin_ok(end)) {
         mca_pml_chan_request_wait_loop(end);
+        return;
+    }
+    if (OPAL_UNLIKELY(MCA_PML_CHAN_PATH_AM == end->path)) {
+        mca_pml_chan_request_wait_am(end);
         return;
     }
     n = end->ndone;
@@ -625,7 +670,8 @@ void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
      * known; the thread level is fixed by then (MPI_Init is over).  Unbind
      * leaves it set: its users check bound too. */
     end->fast_recv = !end->is_send && !end->credits && end->contiguous && !end->large &&
-                     MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
+                     (MCA_PML_CHAN_PATH_MAPPED == end->path ||
+                      MCA_PML_CHAN_PATH_AM == end->path) && !opal_using_threads() &&
                      0 == (end->slack & (end->slack - 1));
 }
 
