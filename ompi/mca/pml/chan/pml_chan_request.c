@@ -330,6 +330,23 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
     return OMPI_SUCCESS;
 }
 
+/* MPI_Start of a fast_send end on the AM path: start_fast without
+ * start_all's loop.  pml_chan_am.c sends the message at once or leaves it
+ * to start_all (start_one sends it with a request). */
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_am(ompi_request_t **requests)
+{
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) requests[0];
+    uint64_t n = end->nstart;
+
+    if (OPAL_UNLIKELY(!mca_pml_chan_am_send_now(end, n))) {
+        return mca_pml_chan_request_start_all(1, requests);
+    }
+    if (mca_pml_chan_request_fast_done(end, n)) {
+        return mca_pml_chan_request_fast_complete(&end->super);
+    }
+    return OMPI_SUCCESS;
+}
+
 /* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
  * of a fast_send end of a small message is start_fast written out with a
  * copy of fixed size and only tail calls (no stack frame); of a receive
@@ -351,7 +368,7 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
         return mca_pml_chan_request_start_all(count, requests);
     }
     if (OPAL_UNLIKELY(MCA_PML_CHAN_PATH_AM == end->path)) {
-        return mca_pml_chan_request_start_all(count, requests);     /* start_fast */
+        return mca_pml_chan_request_start_am(requests);
     }
     n = end->nstart;
     k = n & end->slot_mask;             /* fast_send: slack is a power of two */
