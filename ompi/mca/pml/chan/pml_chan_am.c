@@ -9,7 +9,10 @@
  * construction: one message per channel message, no fence, no second
  * put, no acknowledgement (UCX 1.13 emulates puts over TCP with an active
  * message and a reply each).  Sends complete when the message left
- * (eager: usually inside ucp_am_send_nbx).  The handler runs inside
+ * (eager: usually inside ucp_am_send_nbx).  A ready contiguous send's
+ * fast start (mca_pml_chan_am_send_now) sends it inside the call or not
+ * at all, and up to MCA_PML_CHAN_AM_SHORT bytes in a short form without
+ * a UCX header (the word's address and value lead the data).  The handler runs inside
  * ucp_worker_progress (pml/chan's progress, or a Wait/Test's look), under
  * whatever lock the caller of progress holds; it touches nothing but the
  * target memory.
