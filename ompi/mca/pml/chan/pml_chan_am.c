@@ -155,6 +155,21 @@ bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
                                    2 * sizeof(uint64_t) + end->bytes, &param);
 }
 
+/* connect, once the path is chosen: the AM path's counterparts of
+ * fast_send and fast_recv (a ready contiguous send, a contiguous ring
+ * receive without credits to report; slack a power of two, no threads):
+ * am_send ends start with mca_pml_chan_am_send_now, am_recv ends as
+ * fast_recv ends do, their Wait/Test progressing pml/chan's worker
+ * (pml_chan_request.c). */
+void mca_pml_chan_am_choose(mca_pml_chan_end_t *end)
+{
+    bool ok = MCA_PML_CHAN_PATH_AM == end->path && end->contiguous && !end->large &&
+              !end->credits && !opal_using_threads() && 0 == (end->slack & (end->slack - 1));
+
+    end->am_send = ok && end->is_send;
+    end->am_recv = ok && !end->is_send;
+}
+
 /* A word that must have left before we go on (credits, gone). */
 int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value)
 {

@@ -189,13 +189,32 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     if (!mca_pml_chan_request_fast_ok(end)) {
         return false;
     }
-    if (MCA_PML_CHAN_PATH_AM == end->path) {
-        /* pml_chan_am.c: false when UCX could not send it at once */
-        if (!mca_pml_chan_am_send_now(end, n)) {
-            return false;
-        }
-    } else {
-        mca_pml_chan_ring_write_contig(end, n);
+    mca_pml_chan_ring_write_contig(end, n);
+    if (mca_pml_chan_request_fast_done(end, n)) {
+        (void) mca_pml_chan_request_fast_complete(&end->super);
+    }
+    return true;
+}
+
+/* An am_send end (pml_chan_bind.c: the AM path's fast_send) with no start
+ * outstanding once the last reported completion is consumed. */
+static inline bool mca_pml_chan_request_am_ok(const mca_pml_chan_end_t *end)
+{
+    return end->am_send &&
+           end->nconsumed + (end->pending_report &&
+                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+}
+
+/* start_fast for an end that am_ok() accepts: pml_chan_am.c sends the
+ * message inside the call, so it is done, as on the mapped path; false
+ * when UCX could not send it at once (nothing sent: start_one sends it
+ * with a request). */
+static __opal_attribute_noinline__ bool mca_pml_chan_request_start_am(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+
+    if (OPAL_UNLIKELY(!mca_pml_chan_am_send_now(end, n))) {
+        return false;
     }
     if (mca_pml_chan_request_fast_done(end, n)) {
         (void) mca_pml_chan_request_fast_complete(&end->super);
@@ -208,7 +227,7 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
  * start-wait cycle). */
 static inline bool mca_pml_chan_request_recv_ok(const mca_pml_chan_end_t *end)
 {
-    return end->fast_recv && end->bound &&
+    return (end->fast_recv || end->am_recv) && end->bound &&
            end->nconsumed + (end->pending_report &&
                              OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
 }
@@ -281,8 +300,7 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
  * the next start once the older one is consumed. */
 static inline bool mca_pml_chan_request_more_ok(const mca_pml_chan_end_t *end)
 {
-    return ((end->fast_send && MCA_PML_CHAN_PATH_MAPPED == end->path) ||
-            (end->fast_recv && end->bound)) &&
+    return (end->fast_send || (end->fast_recv && end->bound)) &&
            OMPI_REQUEST_ACTIVE == end->super.req_state &&
            end->nstart - end->nconsumed < end->slack;
 }
@@ -311,6 +329,10 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
             continue;
         }
+        if (mca_pml_chan_request_am_ok((mca_pml_chan_end_t *) requests[i]) &&
+            mca_pml_chan_request_start_am((mca_pml_chan_end_t *) requests[i])) {
+            continue;
+        }
         if (mca_pml_chan_request_more_ok((mca_pml_chan_end_t *) requests[i])) {
             (void) mca_pml_chan_request_start_more((mca_pml_chan_end_t *) requests[i]);
             continue;
@@ -326,23 +348,6 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
             return OMPI_ERRHANDLER_INVOKE(requests[i]->req_mpi_object.comm, ret,
                                           1 == count ? "MPI_Start" : "MPI_Startall");
         }
-    }
-    return OMPI_SUCCESS;
-}
-
-/* MPI_Start of a fast_send end on the AM path: start_fast without
- * start_all's loop.  pml_chan_am.c sends the message at once or leaves it
- * to start_all (start_one sends it with a request). */
-static __opal_attribute_noinline__ int mca_pml_chan_request_start_am(ompi_request_t **requests)
-{
-    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) requests[0];
-    uint64_t n = end->nstart;
-
-    if (OPAL_UNLIKELY(!mca_pml_chan_am_send_now(end, n))) {
-        return mca_pml_chan_request_start_all(1, requests);
-    }
-    if (mca_pml_chan_request_fast_done(end, n)) {
-        return mca_pml_chan_request_fast_complete(&end->super);
     }
     return OMPI_SUCCESS;
 }
@@ -365,10 +370,10 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
         if (OPAL_LIKELY(mca_pml_chan_request_recv_ok(end))) {
             return mca_pml_chan_request_start_recv(end);
         }
+        if (mca_pml_chan_request_am_ok(end) && mca_pml_chan_request_start_am(end)) {
+            return OMPI_SUCCESS;
+        }
         return mca_pml_chan_request_start_all(count, requests);
-    }
-    if (OPAL_UNLIKELY(MCA_PML_CHAN_PATH_AM == end->path)) {
-        return mca_pml_chan_request_start_am(requests);
     }
     n = end->nstart;
     k = n & end->slot_mask;             /* fast_send: slack is a power of two */
@@ -432,7 +437,7 @@ static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
     uint64_t n = end->ndone, k;
     char *slot;
 
-    if (!end->fast_recv || n >= end->nstart) {
+    if ((!end->fast_recv && !end->am_recv) || n >= end->nstart) {
         return -1;
     }
     k = n & end->slot_mask;
@@ -461,7 +466,7 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
     }
     switch (mca_pml_chan_request_recv_fast(end)) {
     case 0:
-        if (MCA_PML_CHAN_PATH_AM == end->path) {
+        if (end->am_recv) {
             /* It lands only as pml/chan's worker progresses. */
             (void) ucp_worker_progress(mca_pml_chan_component.ucx.worker);
             return 1 == mca_pml_chan_request_recv_fast(end);
@@ -528,11 +533,42 @@ static inline bool mca_pml_chan_request_spin_ok(const mca_pml_chan_end_t *end)
     return end->fast_recv && end->ndone < end->nstart;
 }
 
+/* wait() of an am_recv end (pml_chan_bind.c: the AM path's fast_recv):
+ * the message lands only as pml/chan's worker progresses, so each look
+ * progresses that worker alone (over TCP one epoll_wait and, when the
+ * message is there, its recv and our handler), not opal_progress's every
+ * callback; opal_progress every MCA_PML_CHAN_POLLS_PER_PROGRESS looks
+ * (MPI's progress rule), which may take the message itself (pml/chan's
+ * progress sweeps busy ends). */
+static void mca_pml_chan_request_wait_am(mca_pml_chan_end_t *end)
+{
+    ompi_request_t *r = &end->super;
+    ucp_worker_h worker = mca_pml_chan_component.ucx.worker;
+
+    for (;;) {
+        for (unsigned int looks = 0; looks < MCA_PML_CHAN_POLLS_PER_PROGRESS; ++looks) {
+            (void) ucp_worker_progress(worker);
+            if (0 != mca_pml_chan_request_recv_fast(end)) {
+                return;                 /* complete (or, -1, nothing outstanding) */
+            }
+        }
+        opal_progress();
+        if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
+            return;
+        }
+    }
+}
+
 /* The rest of wait(): progress, then the spin again, or looks. */
 static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
     unsigned int looks = 0;
+
+    if (end->am_recv && end->ndone < end->nstart) {
+        mca_pml_chan_request_wait_am(end);
+        return;
+    }
 
     for (;;) {
         if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
@@ -550,31 +586,6 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_c
         /* Progress may move the message itself: look again from the top. */
         looks = 0;
         opal_progress();
-    }
-}
-
-/* wait() of a fast_recv end on the AM path: the message lands only as
- * pml/chan's worker progresses, so each look progresses that worker alone
- * (over TCP one epoll_wait and, when it is there, its recv and our
- * handler) instead of opal_progress's every callback; opal_progress every
- * MCA_PML_CHAN_POLLS_PER_PROGRESS looks (MPI's progress rule), which may
- * take the message itself (pml/chan's progress sweeps busy ends). */
-static __opal_attribute_noinline__ void mca_pml_chan_request_wait_am(mca_pml_chan_end_t *end)
-{
-    ompi_request_t *r = &end->super;
-    ucp_worker_h worker = mca_pml_chan_component.ucx.worker;
-
-    for (;;) {
-        for (unsigned int looks = 0; looks < MCA_PML_CHAN_POLLS_PER_PROGRESS; ++looks) {
-            (void) ucp_worker_progress(worker);
-            if (0 != mca_pml_chan_request_recv_fast(end)) {
-                return;                 /* complete (or, -1, nothing outstanding) */
-            }
-        }
-        opal_progress();
-        if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
-            return;
-        }
     }
 }
 
@@ -612,10 +623,6 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     }
     if (!mca_pml_chan_request_spin_ok(end)) {
         mca_pml_chan_request_wait_loop(end);
-        return;
-    }
-    if (OPAL_UNLIKELY(MCA_PML_CHAN_PATH_AM == end->path)) {
-        mca_pml_chan_request_wait_am(end);
         return;
     }
     n = end->ndone;
@@ -687,8 +694,7 @@ void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
      * known; the thread level is fixed by then (MPI_Init is over).  Unbind
      * leaves it set: its users check bound too. */
     end->fast_recv = !end->is_send && !end->credits && end->contiguous && !end->large &&
-                     (MCA_PML_CHAN_PATH_MAPPED == end->path ||
-                      MCA_PML_CHAN_PATH_AM == end->path) && !opal_using_threads() &&
+                     MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
                      0 == (end->slack & (end->slack - 1));
 }
 
