@@ -329,16 +329,17 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
             continue;
         }
-        if (mca_pml_chan_request_am_ok((mca_pml_chan_end_t *) requests[i]) &&
-            mca_pml_chan_request_start_am((mca_pml_chan_end_t *) requests[i])) {
-            continue;
-        }
         if (mca_pml_chan_request_more_ok((mca_pml_chan_end_t *) requests[i])) {
             (void) mca_pml_chan_request_start_more((mca_pml_chan_end_t *) requests[i]);
             continue;
         }
         if (mca_pml_chan_request_recv_ok((mca_pml_chan_end_t *) requests[i])) {
             (void) mca_pml_chan_request_start_recv((mca_pml_chan_end_t *) requests[i]);
+            continue;
+        }
+        /* Last: the mapped path's shortcuts pay nothing for it. */
+        if (mca_pml_chan_request_am_ok((mca_pml_chan_end_t *) requests[i]) &&
+            mca_pml_chan_request_start_am((mca_pml_chan_end_t *) requests[i])) {
             continue;
         }
         ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
