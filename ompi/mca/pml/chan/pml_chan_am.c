@@ -9,7 +9,10 @@
  * construction: one message per channel message, no fence, no second
  * put, no acknowledgement (UCX 1.13 emulates puts over TCP with an active
  * message and a reply each).  Sends complete when the message left
- * (eager: usually inside ucp_am_send_nbx).  The handler runs inside
+ * (eager: usually inside ucp_am_send_nbx).  A ready contiguous send's
+ * fast start (mca_pml_chan_am_send_now) sends it inside the call or not
+ * at all, and up to MCA_PML_CHAN_AM_SHORT bytes in a short form without
+ * a UCX header (the word's address and value lead the data).  The handler runs inside
  * ucp_worker_progress (pml/chan's progress, or a Wait/Test's look), under
  * whatever lock the caller of progress holds; it touches nothing but the
  * target memory.
@@ -27,6 +30,32 @@
 
 #include "pml_chan_end.h"
 
+/* mca_pml_chan_am_send_now's short form carries messages up to this size. */
+#define MCA_PML_CHAN_AM_SHORT 64
+
+static inline size_t mca_pml_chan_am_round8(size_t n)
+{
+    return (n + 7) & ~(size_t) 7;
+}
+
+/* The short form (mca_pml_chan_am_send_now): no header; the data is
+ * the word's address, the value, then the message, which goes right
+ * before the word (a slot's data is its bytes rounded up to 8, then the
+ * word: pml_chan_end.h). */
+static ucs_status_t mca_pml_chan_am_recv_short(const char *data, size_t length)
+{
+    uint64_t w[2];
+
+    memcpy(w, data, sizeof(w));
+    length -= sizeof(w);
+    if (length > 0) {
+        memcpy((void *) (uintptr_t) (w[0] - mca_pml_chan_am_round8(length)), data + sizeof(w),
+               length);
+    }
+    mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (uintptr_t) w[0], w[1]);
+    return UCS_OK;
+}
+
 static ucs_status_t mca_pml_chan_am_recv(void *arg, const void *header, size_t header_length,
                                          void *data, size_t length,
                                          const ucp_am_recv_param_t *param)
@@ -34,12 +63,16 @@ static ucs_status_t mca_pml_chan_am_recv(void *arg, const void *header, size_t h
     mca_pml_chan_am_hdr_t h;
 
     (void) arg;
-    if (OPAL_UNLIKELY(sizeof(h) != header_length ||
-                      (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))) {
-        /* Never: every sender forces eager and sends this header. */
+    if (OPAL_UNLIKELY((0 != header_length || length < 2 * sizeof(uint64_t)) &&
+                      sizeof(h) != header_length) ||
+        OPAL_UNLIKELY(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+        /* Never: every sender forces eager and sends one of our forms. */
         MCA_PML_CHAN_VERBOSE(1, "active message dropped (header %zu bytes, attr 0x%llx)",
                              header_length, (unsigned long long) param->recv_attr);
         return UCS_OK;
+    }
+    if (0 == header_length) {
+        return mca_pml_chan_am_recv_short((const char *) data, length);
     }
     memcpy(&h, header, sizeof(h));
     if (length > 0) {
@@ -88,6 +121,53 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
     }
     *req = sp;
     return OMPI_SUCCESS;
+}
+
+/* The fast start of a ready contiguous send on the AM path (connect:
+ * fast_send): message n in one ucp_am_send_nbx that must complete inside
+ * the call (UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL: an eager short message, the
+ * usual case), so what it sends lives on the stack and there is no
+ * request to keep or retire.  Up to MCA_PML_CHAN_AM_SHORT bytes in the
+ * short form: no UCX header, the word's address, the value and a copy of
+ * the message as the data, one iov element less for UCX (ucp_am_send_nbx
+ * 482 instead of 544 instructions for 8 bytes over TCP, callgrind);
+ * larger ones with the header and the user's buffer.  False when UCX
+ * could not send it at once (no resources, an error): nothing left, and
+ * the caller takes the general path (start_one), which sends with a
+ * request and reports errors. */
+bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
+{
+    uint64_t slot = end->peer_base + MCA_PML_CHAN_CTL + (n & end->slot_mask) * end->slot_size;
+    uint64_t msg[2 + MCA_PML_CHAN_AM_SHORT / sizeof(uint64_t)];
+    ucp_request_param_t param;
+
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+    param.flags = UCP_AM_SEND_FLAG_EAGER;
+    if (OPAL_UNLIKELY(end->bytes > MCA_PML_CHAN_AM_SHORT)) {
+        mca_pml_chan_am_hdr_t hdr = {.data = slot, .word = slot + end->seq_off, .value = n + 1};
+        return NULL == ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, &hdr, sizeof(hdr),
+                                       mca_pml_chan_user_buf(end, n), end->bytes, &param);
+    }
+    msg[0] = slot + end->seq_off;
+    msg[1] = n + 1;
+    mca_pml_chan_copy((char *) &msg[2], mca_pml_chan_user_buf(end, n), end->bytes);
+    return NULL == ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, NULL, 0, msg,
+                                   2 * sizeof(uint64_t) + end->bytes, &param);
+}
+
+/* connect, once the path is chosen: the AM path's counterparts of
+ * fast_send and fast_recv (a ready contiguous send, a contiguous ring
+ * receive without credits to report; slack a power of two, no threads):
+ * am_send ends start with mca_pml_chan_am_send_now, am_recv ends as
+ * fast_recv ends do, their Wait/Test progressing pml/chan's worker
+ * (pml_chan_request.c). */
+void mca_pml_chan_am_choose(mca_pml_chan_end_t *end)
+{
+    bool ok = MCA_PML_CHAN_PATH_AM == end->path && end->contiguous && !end->large &&
+              !end->credits && !opal_using_threads() && 0 == (end->slack & (end->slack - 1));
+
+    end->am_send = ok && end->is_send;
+    end->am_recv = ok && !end->is_send;
 }
 
 /* A word that must have left before we go on (credits, gone). */

@@ -74,6 +74,7 @@ static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
     OBJ_CONSTRUCT(&end->lock, opal_mutex_t);
     OBJ_CONSTRUCT(&end->convertor, opal_convertor_t);
     end->busy = end->listed = end->bound = end->fast_send = false;
+    end->am_send = end->am_recv = false;
     end->memh = NULL;
     end->mem = NULL;
     end->rkey_buf = NULL;
@@ -495,6 +496,7 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     end->fast_send = end->is_send && !end->credits && end->contiguous && !end->large &&
                      MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
                      0 == (end->slack & (end->slack - 1));
+    mca_pml_chan_am_choose(end);
     OPAL_THREAD_LOCK(&c->lock);
     opal_list_append(&c->ends, &end->ends_item);
     end->listed = true;
@@ -548,7 +550,7 @@ static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
         end->rkey = NULL;
     }
     mca_pml_chan_large_release(end);
-    end->fast_send = false;
+    end->fast_send = end->am_send = false;
     end->peer_mem = NULL;
     mca_pml_chan_end_drop_memory(end, signal);
     if (end->listed) {

@@ -70,6 +70,8 @@ typedef struct mca_pml_chan_end_t {
     bool fast_recv;                 /* mapped contiguous ring receive (not large), no
                                      * credits, slack a power of two, no threads:
                                      * start_recv, look and wait serve it (while bound) */
+    bool am_send, am_recv;          /* the same on the AM path (pml_chan_am.c:
+                                     * mca_pml_chan_am_choose) */
     uint32_t slack;
     uint32_t slot_mask;             /* slack - 1 when slack is a power of two, else 0 */
     size_t bytes, slot_size, seq_off;
@@ -140,6 +142,8 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
                           uint64_t data_off, uint64_t word_off, uint64_t value,
                           mca_pml_chan_am_hdr_t *hdr, void **req);
 int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value);
+bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n);
+void mca_pml_chan_am_choose(mca_pml_chan_end_t *end);
 
 /* pml_chan_large.c: large contiguous receives written in place */
 void mca_pml_chan_large_offer(mca_pml_chan_end_t *end);

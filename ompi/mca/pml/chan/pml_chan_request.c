@@ -196,12 +196,38 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     return true;
 }
 
+/* An am_send end (pml_chan_bind.c: the AM path's fast_send) with no start
+ * outstanding once the last reported completion is consumed. */
+static inline bool mca_pml_chan_request_am_ok(const mca_pml_chan_end_t *end)
+{
+    return end->am_send &&
+           end->nconsumed + (end->pending_report &&
+                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+}
+
+/* start_fast for an end that am_ok() accepts: pml_chan_am.c sends the
+ * message inside the call, so it is done, as on the mapped path; false
+ * when UCX could not send it at once (nothing sent: start_one sends it
+ * with a request). */
+static __opal_attribute_noinline__ bool mca_pml_chan_request_start_am(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+
+    if (OPAL_UNLIKELY(!mca_pml_chan_am_send_now(end, n))) {
+        return false;
+    }
+    if (mca_pml_chan_request_fast_done(end, n)) {
+        (void) mca_pml_chan_request_fast_complete(&end->super);
+    }
+    return true;
+}
+
 /* A fast_recv end (mca_pml_chan_request_setup) still bound, with no start
  * outstanding once the last reported completion is consumed (the usual
  * start-wait cycle). */
 static inline bool mca_pml_chan_request_recv_ok(const mca_pml_chan_end_t *end)
 {
-    return end->fast_recv && end->bound &&
+    return (end->fast_recv || end->am_recv) && end->bound &&
            end->nconsumed + (end->pending_report &&
                              OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
 }
@@ -311,6 +337,11 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
             (void) mca_pml_chan_request_start_recv((mca_pml_chan_end_t *) requests[i]);
             continue;
         }
+        /* Last: the mapped path's shortcuts pay nothing for it. */
+        if (mca_pml_chan_request_am_ok((mca_pml_chan_end_t *) requests[i]) &&
+            mca_pml_chan_request_start_am((mca_pml_chan_end_t *) requests[i])) {
+            continue;
+        }
         ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
         if (OMPI_SUCCESS != ret) {
             /* MPI_Start/MPI_Startall return req_start's error without
@@ -339,6 +370,9 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
     if (OPAL_UNLIKELY(!mca_pml_chan_request_fast_ok(end))) {
         if (OPAL_LIKELY(mca_pml_chan_request_recv_ok(end))) {
             return mca_pml_chan_request_start_recv(end);
+        }
+        if (mca_pml_chan_request_am_ok(end) && mca_pml_chan_request_start_am(end)) {
+            return OMPI_SUCCESS;
         }
         return mca_pml_chan_request_start_all(count, requests);
     }
@@ -404,7 +438,7 @@ static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
     uint64_t n = end->ndone, k;
     char *slot;
 
-    if (!end->fast_recv || n >= end->nstart) {
+    if ((!end->fast_recv && !end->am_recv) || n >= end->nstart) {
         return -1;
     }
     k = n & end->slot_mask;
@@ -433,6 +467,11 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
     }
     switch (mca_pml_chan_request_recv_fast(end)) {
     case 0:
+        if (end->am_recv) {
+            /* It lands only as pml/chan's worker progresses. */
+            (void) ucp_worker_progress(mca_pml_chan_component.ucx.worker);
+            return 1 == mca_pml_chan_request_recv_fast(end);
+        }
         return false;
     case 1:
         return true;
@@ -495,11 +534,42 @@ static inline bool mca_pml_chan_request_spin_ok(const mca_pml_chan_end_t *end)
     return end->fast_recv && end->ndone < end->nstart;
 }
 
+/* wait() of an am_recv end (pml_chan_bind.c: the AM path's fast_recv):
+ * the message lands only as pml/chan's worker progresses, so each look
+ * progresses that worker alone (over TCP one epoll_wait and, when the
+ * message is there, its recv and our handler), not opal_progress's every
+ * callback; opal_progress every MCA_PML_CHAN_POLLS_PER_PROGRESS looks
+ * (MPI's progress rule), which may take the message itself (pml/chan's
+ * progress sweeps busy ends). */
+static void mca_pml_chan_request_wait_am(mca_pml_chan_end_t *end)
+{
+    ompi_request_t *r = &end->super;
+    ucp_worker_h worker = mca_pml_chan_component.ucx.worker;
+
+    for (;;) {
+        for (unsigned int looks = 0; looks < MCA_PML_CHAN_POLLS_PER_PROGRESS; ++looks) {
+            (void) ucp_worker_progress(worker);
+            if (0 != mca_pml_chan_request_recv_fast(end)) {
+                return;                 /* complete (or, -1, nothing outstanding) */
+            }
+        }
+        opal_progress();
+        if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
+            return;
+        }
+    }
+}
+
 /* The rest of wait(): progress, then the spin again, or looks. */
 static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
     unsigned int looks = 0;
+
+    if (end->am_recv && end->ndone < end->nstart) {
+        mca_pml_chan_request_wait_am(end);
+        return;
+    }
 
     for (;;) {
         if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
