@@ -28,8 +28,10 @@
 #include "opal/util/sys_limits.h"
 #include "ompi/errhandler/errcode-internal.h"
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_datatype.h"
 
 #include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_notify.h"
@@ -37,6 +39,10 @@
 #include "osc_rdma2_path_ucx.h"
 #include "osc_rdma2_peer.h"
 #include "osc_rdma2_request.h"
+
+/* Puts up to this size go with their notification in one active message
+ * toward slots reached that way (mca_osc_rdma2_notify_put_note). */
+#define MCA_OSC_RDMA2_NOTIFY_NOTE_MAX 8192
 
 /* ---------------------------------------------------------------------- */
 /* Our slot block                                                          */
@@ -240,10 +246,17 @@ static int mca_osc_rdma2_notify_target(mca_osc_rdma2_module_t *module,
         return ret;
     }
     /* UCX orders the puts issued before a worker fence before the atomic
-     * issued after it (as lock releases rely on, see
-     * mca_osc_rdma2_complete_before_release): no round trip. */
+     * or message issued after it (as lock releases and PSCW complete rely
+     * on, see mca_osc_rdma2_complete_before_release): no round trip. */
     if (data_ucx) {
         ret = mca_osc_rdma2_ucx_fence();
+    }
+    if (OMPI_SUCCESS == ret && mca_osc_rdma2_am_note_path(peer)) {
+        /* Slots UCX only emulates atomics on (TCP): one one-way message
+         * the target's handler turns into the add, instead of an emulated
+         * atomic (a message and its answer). */
+        return mca_osc_rdma2_am_note(peer, np->base + (uint64_t) id * sizeof(int64_t), 0, NULL,
+                                     0, NULL, 0);
     }
     if (OMPI_SUCCESS == ret) {
         module->sync.posts_pending = true;  /* MPI_Win_free waits for it to land */
@@ -361,6 +374,45 @@ int mca_osc_rdma2_notify_read(void *origin_addr, int origin_count, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
+/* A small put toward slots reached by active messages (TCP): data and
+ * notification in one one-way message, which the target's handler copies
+ * into the window before it adds (osc_rdma2_am.c:mca_osc_rdma2_am_note),
+ * instead of a put (CMA, or UCX's emulation: a message and its
+ * acknowledgement) and a notification.  Larger puts are copied into the
+ * message at a cost the separate put does not have.  OMPI_ERR_NOT_SUPPORTED:
+ * not this path. */
+static int mca_osc_rdma2_notify_put_note(mca_osc_rdma2_module_t *module,
+                                         mca_osc_rdma2_peer_t *peer, const void *origin_addr,
+                                         int origin_count, MPI_Datatype origin_type,
+                                         uint64_t raddr, int target_count,
+                                         MPI_Datatype target_type, int id)
+{
+    mca_osc_rdma2_notify_peer_t *np;
+    ptrdiff_t lb;
+    size_t len;
+    int ret;
+
+    if (!mca_osc_rdma2_am_note_path(peer)) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    ompi_datatype_type_size(target_type, &len);
+    len *= (size_t) target_count;
+    if (len > MCA_OSC_RDMA2_NOTIFY_NOTE_MAX ||
+        !mca_common_ompix_datatype_contiguous(target_type, target_count, &lb)) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    ret = mca_osc_rdma2_notify_peer(module, peer, &np);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    if (NULL != np->ptr) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    return mca_osc_rdma2_am_note(peer, np->base + (uint64_t) id * sizeof(int64_t),
+                                 raddr + (uint64_t) lb, origin_addr, origin_count, origin_type,
+                                 len);
+}
+
 /* Put_notify and Get_notify: the transfer, then the target's add. */
 static int mca_osc_rdma2_notify_rdma(bool is_put, void *origin_addr, int origin_count,
                                      MPI_Datatype origin_type, int target_rank,
@@ -399,6 +451,14 @@ static int mca_osc_rdma2_notify_rdma(bool is_put, void *origin_addr, int origin_
                                 target_count, target_type, &peer, &mem, &raddr);
     if (OMPI_SUCCESS != ret) {
         return mca_osc_rdma2_notify_class(ret);
+    }
+    if (is_put && 0 != target_count) {
+        ret = mca_osc_rdma2_notify_put_note(module, peer, origin_addr, origin_count, origin_type,
+                                            raddr, target_count, target_type, id);
+        if (OMPI_ERR_NOT_SUPPORTED != ret) {
+            return mca_osc_rdma2_notify_class(ret);
+        }
+        ret = OMPI_SUCCESS;
     }
     data_ucx = 0 != target_count && &mca_osc_rdma2_win_path_ucx == mem->path;
     if (0 != target_count) {

@@ -1,0 +1,207 @@
+/*
+ * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm osc_rdma2_progress_thread always"
+ *
+ * MPIX_Put_notify of sizes around the limit of the one-message path
+ * (over TCP, a put of up to 8 KiB of contiguous target memory travels
+ * with its notification in one active message; larger ones and the rest
+ * are a put and a notification behind it), on allocate, create and dynamic
+ * windows, every rank origin toward every other rank, under lock_all:
+ *
+ *   landed   put_notify of each size, MPI_Win_flush_all, barrier: each
+ *            target then finds, before taking anything, every slot at
+ *            exactly 1 and every block holding the data (flush completes
+ *            the notified operation at the target, notification included)
+ *   ordered  rounds of put_notify of each size into the same blocks, new
+ *            data per round, no flush: the target takes each notification
+ *            and checks that block at that moment (the notification never
+ *            comes before its data), count exactly 1, nothing left after
+ *
+ *   passive  rank 0 computes outside MPI (a loop on volatile memory) while
+ *            each other rank does put_notify of 8 bytes, MPI_Win_flush,
+ *            then MPI_Put + flush of a done byte; when rank 0 sees every
+ *            done byte it must find the 8 bytes in place without an MPI
+ *            call: the flush completed the notified put at the target,
+ *            whose progress thread served it (over TCP the done byte goes
+ *            by CMA, needing no target progress, so a flush that did not
+ *            wait for the notified put lets the done byte overtake it)
+ *
+ * The data's first and last bytes differ per round, so a notification
+ * seen before a block's last piece landed shows.
+ */
+#include "notify_common.h"
+
+#define NSIZE 6
+static const MPI_Aint sizes[NSIZE] = {1, 8, 1000, 8192, 8193, 40000};
+#define BLOCK 40960                 /* per origin and size: >= every size */
+#define ROUNDS 4
+#define SLOT(origin, k) (16 + (origin) * NSIZE + (k))
+
+static unsigned char val(int origin, int target, int k, int round, MPI_Aint j)
+{
+    return (unsigned char) ((origin * 29 + target * 13 + k * 7 + round * 101 + j * 3) % 251 + 1);
+}
+
+static MPI_Aint block_off(int origin, int k)
+{
+    return ((MPI_Aint) origin * NSIZE + k) * BLOCK;
+}
+
+static unsigned char *src;
+
+static void put_all(nwin_t *w, int round)
+{
+    for (int t = 0; t < size; ++t) {
+        if (t == rank) {
+            continue;
+        }
+        for (int k = 0; k < NSIZE; ++k) {
+            unsigned char *s = src + ((size_t) t * NSIZE + k) * BLOCK;
+            for (MPI_Aint j = 0; j < sizes[k]; ++j) {
+                s[j] = val(rank, t, k, round, j);
+            }
+            OK(MPIX_Put_notify(s, (int) sizes[k], MPI_BYTE, t,
+                               nwin_disp(w, t, block_off(rank, k)), (int) sizes[k], MPI_BYTE,
+                               SLOT(rank, k), w->win));
+        }
+    }
+}
+
+/* 0 when block (origin, k) holds round's data. */
+static int check_block(nwin_t *w, int origin, int k, int round)
+{
+    const unsigned char *b = w->base + block_off(origin, k);
+    for (MPI_Aint j = 0; j < sizes[k]; ++j) {
+        if (b[j] != val(origin, rank, k, round, j)) {
+            notify_fail("%s: block of origin %d, %ld bytes, round %d: byte %ld is %d, not %d",
+                        nf_name[w->flavor], origin, (long) sizes[k], round, (long) j, b[j],
+                        val(origin, rank, k, round, j));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void landed(nwin_t *w)
+{
+    OK(MPI_Win_lock_all(0, w->win));
+    put_all(w, 0);
+    OK(MPI_Win_flush_all(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    OK(MPI_Win_sync(w->win));
+    for (int o = 0; o < size; ++o) {
+        for (int k = 0; o != rank && k < NSIZE; ++k) {
+            MPI_Count v = -1;
+            OK(MPIX_Win_get_notify_value(w->win, SLOT(o, k), &v));
+            if (1 != v) {
+                notify_fail("%s: after the origin's flush, slot of origin %d, %ld bytes holds "
+                            "%lld, not 1", nf_name[w->flavor], o, (long) sizes[k], (long long) v);
+            }
+            check_block(w, o, k, 0);
+            OK(MPIX_Win_notify_reset(w->win, SLOT(o, k), &v));
+        }
+    }
+    notify_check_empty(w->win, 0, SLOT(size, 0), "landed");
+    OK(MPI_Win_unlock_all(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void ordered(nwin_t *w)
+{
+    OK(MPI_Win_lock_all(0, w->win));
+    for (int round = 1; round <= ROUNDS; ++round) {
+        int want = (size - 1) * NSIZE;
+        put_all(w, round);
+        while (want > 0) {
+            int id;
+            MPI_Count c;
+            if (!notify_take(w->win, SLOT(0, 0), SLOT(size, 0) - SLOT(0, 0), &id, &c)) {
+                notify_fail("%s: round %d: %d notifications missing", nf_name[w->flavor],
+                            round, want);
+                break;
+            }
+            if (1 != c) {
+                notify_fail("%s: round %d: slot %d took %lld, not 1", nf_name[w->flavor], round,
+                            id, (long long) c);
+            }
+            OK(MPI_Win_sync(w->win));
+            check_block(w, (id - SLOT(0, 0)) / NSIZE, (id - SLOT(0, 0)) % NSIZE, round);
+            want -= (int) c;
+        }
+        /* The next round rewrites the origin buffers and the blocks. */
+        OK(MPI_Win_flush_all(w->win));
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    notify_check_empty(w->win, 0, SLOT(size, 0), "ordered");
+    OK(MPI_Win_unlock_all(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+#define DONE_OFF(o) (BLOCK / 2 + (o))    /* in block (0, 0) of rank 0: unused there */
+
+static void passive(nwin_t *w)
+{
+    OK(MPI_Win_lock_all(0, w->win));
+    memset(w->base + BLOCK / 2, 0, (size_t) size);
+    OK(MPI_Win_sync(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        volatile unsigned char *done = w->base + DONE_OFF(0);
+        double end = notify_now() + NOTIFY_DEADLINE;
+        int all = 0;
+        while (!all && notify_now() < end) {
+            all = 1;
+            for (int o = 1; o < size; ++o) {
+                all &= 1 == done[o];
+            }
+        }
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (!all) {
+            notify_fail("%s: passive: done bytes not all set", nf_name[w->flavor]);
+        }
+        for (int o = 1; o < size; ++o) {
+            check_block(w, o, 1, 9);
+        }
+    } else {
+        static unsigned char one = 1;
+        unsigned char *s = src;
+        for (MPI_Aint j = 0; j < sizes[1]; ++j) {
+            s[j] = val(rank, 0, 1, 9, j);
+        }
+        OK(MPIX_Put_notify(s, (int) sizes[1], MPI_BYTE, 0, nwin_disp(w, 0, block_off(rank, 1)),
+                           (int) sizes[1], MPI_BYTE, SLOT(rank, 1), w->win));
+        OK(MPI_Win_flush(0, w->win));
+        OK(MPI_Put(&one, 1, MPI_BYTE, 0, nwin_disp(w, 0, DONE_OFF(rank)), 1, MPI_BYTE, w->win));
+        OK(MPI_Win_flush(0, w->win));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        for (int o = 1; o < size; ++o) {
+            int id;
+            MPI_Count c;
+            if (!notify_take(w->win, SLOT(o, 1), 1, &id, &c) || 1 != c) {
+                notify_fail("%s: passive: origin %d's notification missing or not 1",
+                            nf_name[w->flavor], o);
+            }
+        }
+    }
+    notify_check_empty(w->win, 0, SLOT(size, 0), "passive");
+    OK(MPI_Win_unlock_all(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv)
+{
+    ompix_test_init(&argc, &argv);
+    src = malloc((size_t) size * NSIZE * BLOCK);
+    for (int f = 0; f < NF_COUNT; ++f) {
+        nwin_t w;
+        nwin_open(&w, f, (MPI_Aint) size * NSIZE * BLOCK, MPI_COMM_WORLD);
+        notify_prepare_target(w.win);
+        landed(&w);
+        ordered(&w);
+        passive(&w);
+        nwin_close(&w);
+    }
+    free(src);
+    return ompix_test_finish("notify_put_am");
+}
