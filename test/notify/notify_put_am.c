@@ -25,6 +25,15 @@
  *            by CMA, needing no target progress, so a flush that did not
  *            wait for the notified put lets the done byte overtake it)
  *
+ *   mixed    one slot counted by both sides: each rank read_notifies 8 bytes
+ *            from its right neighbour K times into its slot S while its left
+ *            neighbour put_notifies K times into the same slot S (osc/rdma2
+ *            counts a process's own completed reads apart from the adds of
+ *            others); after flush and barrier get value is 2K, waitsome
+ *            finds S, reset takes 2K, then the slot is 0 and a notification
+ *            request on it stays pending (MPI_Test); one more of each: the
+ *            request and a reset take 2 together
+ *
  * The data's first and last bytes differ per round, so a notification
  * seen before a block's last piece landed shows.
  */
@@ -189,6 +198,73 @@ static void passive(nwin_t *w)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+#define MIXED_SLOT 7
+#define MIXED_K 5
+
+static void mixed(nwin_t *w)
+{
+    int right = (rank + 1) % size, left = (rank + size - 1) % size, id = -7, flag = 1;
+    unsigned char buf[8];
+    MPI_Count v = -1;
+    MPI_Request req;
+
+    OK(MPI_Win_lock_all(0, w->win));
+    for (int k = 0; k < MIXED_K; ++k) {
+        OK(MPIX_Win_read_notify(buf, 8, MPI_BYTE, right, nwin_disp(w, right, 0), 8, MPI_BYTE,
+                                MIXED_SLOT, w->win));
+        OK(MPIX_Put_notify(buf, 8, MPI_BYTE, left, nwin_disp(w, left, BLOCK), 8, MPI_BYTE,
+                           MIXED_SLOT, w->win));
+        OK(MPI_Win_flush_all(w->win));     /* buf is read again next turn */
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    OK(MPIX_Win_get_notify_value(w->win, MIXED_SLOT, &v));
+    if (2 * MIXED_K != v) {
+        notify_fail("%s: mixed: get value %lld, not %d", nf_name[w->flavor], (long long) v,
+                    2 * MIXED_K);
+    }
+    OK(MPIX_Win_notify_waitsome(w->win, 0, MIXED_SLOT + 1, 0, &id));
+    if (MIXED_SLOT != id) {
+        notify_fail("%s: mixed: waitsome found %d, not %d", nf_name[w->flavor], id, MIXED_SLOT);
+    }
+    OK(MPIX_Win_notify_reset(w->win, MIXED_SLOT, &v));
+    if (2 * MIXED_K != v) {
+        notify_fail("%s: mixed: reset took %lld, not %d", nf_name[w->flavor], (long long) v,
+                    2 * MIXED_K);
+    }
+    OK(MPIX_Win_get_notify_value(w->win, MIXED_SLOT, &v));
+    OK(MPIX_Win_notify_init(w->win, MIXED_SLOT, &req));
+    OK(MPI_Start(&req));
+    OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+    if (0 != v || flag) {
+        notify_fail("%s: mixed: after reset the slot holds %lld%s", nf_name[w->flavor],
+                    (long long) v, flag ? " and a request completed on it" : "");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    /* one more of each, taken by the request */
+    OK(MPIX_Win_read_notify(buf, 8, MPI_BYTE, right, nwin_disp(w, right, 0), 8, MPI_BYTE,
+                            MIXED_SLOT, w->win));
+    OK(MPIX_Put_notify(buf, 8, MPI_BYTE, left, nwin_disp(w, left, BLOCK), 8, MPI_BYTE,
+                       MIXED_SLOT, w->win));
+    OK(MPI_Win_flush_all(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    {
+        MPI_Status st;
+        MPI_Count got = -1;
+        OK(MPI_Wait(&req, &st));
+        /* It completes at the first count it sees: the rest stays */
+        OK(MPI_Get_elements_x(&st, MPI_COUNT, &got));
+        OK(MPIX_Win_notify_reset(w->win, MIXED_SLOT, &v));
+        if (got < 1 || 2 != got + v) {
+            notify_fail("%s: mixed: the request took %lld and reset %lld, not 2 together",
+                        nf_name[w->flavor], (long long) got, (long long) v);
+        }
+    }
+    OK(MPI_Request_free(&req));
+    notify_check_empty(w->win, 0, SLOT(size, 0), "mixed");
+    OK(MPI_Win_unlock_all(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     ompix_test_init(&argc, &argv);
@@ -200,6 +276,7 @@ int main(int argc, char **argv)
         landed(&w);
         ordered(&w);
         passive(&w);
+        mixed(&w);
         nwin_close(&w);
     }
     free(src);
