@@ -33,6 +33,12 @@
  *            finds S, reset takes 2K, then the slot is 0 and a notification
  *            request on it stays pending (MPI_Test); one more of each: the
  *            request and a reset take 2 together
+ *   accorder every other rank does MPIX_Accumulate_notify (MPI_SUM of 1 into
+ *            one int64 of rank 0, its own slot) K times, no flush; rank 0
+ *            takes the counts with get value + reset only (no call that
+ *            progresses: its progress thread serves TCP) and at each take
+ *            the word must be at least the total taken (over TCP the add
+ *            is queued behind the accumulates at the target)
  *
  * The data's first and last bytes differ per round, so a notification
  * seen before a block's last piece landed shows.
@@ -265,6 +271,54 @@ static void mixed(nwin_t *w)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+#define ACC_K 1000
+#define ACC_SLOT(o) (SLOT(size, 0) + (o))
+
+static void accorder(nwin_t *w)
+{
+    int64_t one = 1;
+    OK(MPI_Win_lock_all(0, w->win));
+    if (0 == rank) {
+        volatile int64_t *word = (volatile int64_t *) (w->base + BLOCK);
+        *word = 0;
+        OK(MPI_Win_sync(w->win));
+        MPI_Barrier(MPI_COMM_WORLD);
+        long taken = 0, want = (long) ACC_K * (size - 1);
+        double end = notify_now() + NOTIFY_DEADLINE;
+        while (taken < want && notify_now() < end) {
+            for (int o = 1; o < size; ++o) {
+                MPI_Count v = 0;
+                OK(MPIX_Win_get_notify_value(w->win, ACC_SLOT(o), &v));
+                if (0 == v) {
+                    continue;
+                }
+                OK(MPIX_Win_notify_reset(w->win, ACC_SLOT(o), &v));
+                taken += (long) v;
+                __atomic_thread_fence(__ATOMIC_ACQUIRE);
+                if (*word < taken) {
+                    notify_fail("%s: accorder: %ld notifications taken, the word is %lld",
+                                nf_name[w->flavor], taken, (long long) *word);
+                    taken = want;
+                }
+            }
+        }
+        if (taken != want) {
+            notify_fail("%s: accorder: %ld of %ld notifications", nf_name[w->flavor], taken,
+                        want);
+        }
+    } else {
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int k = 0; k < ACC_K; ++k) {
+            OK(MPIX_Accumulate_notify(&one, 1, MPI_INT64_T, 0, nwin_disp(w, 0, BLOCK), 1,
+                                      MPI_INT64_T, MPI_SUM, ACC_SLOT(rank), w->win));
+        }
+    }
+    OK(MPI_Win_unlock_all(w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    notify_check_empty(w->win, 0, ACC_SLOT(size), "accorder");
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     ompix_test_init(&argc, &argv);
@@ -277,6 +331,7 @@ int main(int argc, char **argv)
         ordered(&w);
         passive(&w);
         mixed(&w);
+        accorder(&w);
         nwin_close(&w);
     }
     free(src);

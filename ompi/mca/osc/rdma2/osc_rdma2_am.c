@@ -62,6 +62,7 @@ enum {
     MCA_OSC_RDMA2_AM_ACC = 0,       /* acknowledged, counted per peer */
     MCA_OSC_RDMA2_AM_FETCH = 1,     /* old elements come back to a waiting caller */
     MCA_OSC_RDMA2_AM_CAS = 2,       /* compare, then origin; the old element comes back */
+    MCA_OSC_RDMA2_AM_NOTE_ACC = 3,  /* no elements; adds 1 to the slot at addr; as ACC */
 };
 
 typedef struct {
@@ -145,7 +146,7 @@ static char *mca_osc_rdma2_am_apply(const mca_osc_rdma2_am_req_t *req, const cha
         ompi_datatype_type_size(dt, &esize);
     }
     len = esize * req->count;
-    olen = MCA_OSC_RDMA2_AM_ACC == req->kind ? 0 : len;
+    olen = MCA_OSC_RDMA2_AM_ACC == req->kind || MCA_OSC_RDMA2_AM_NOTE_ACC == req->kind ? 0 : len;
     reply = malloc(sizeof(*rh) + olen);
     if (NULL == reply) {
         return NULL;
@@ -171,6 +172,10 @@ static char *mca_osc_rdma2_am_apply(const mca_osc_rdma2_am_req_t *req, const cha
         memcpy(target, data, len);
     } else if (op != &ompi_mpi_op_no_op.op) {
         ompi_op_reduce(op, (void *) data, target, (int) req->count, dt);
+    }
+    if (MCA_OSC_RDMA2_AM_NOTE_ACC == req->kind) {
+        /* after the accumulates queued before it: released with them */
+        mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) target, 1);
     }
     ++mca_osc_rdma2_am.applied;
     return reply;
@@ -339,7 +344,7 @@ static void mca_osc_rdma2_am_finish(uint32_t kind, uint64_t token, int status, c
 {
     mca_osc_rdma2_am_wait_t *w;
 
-    if (MCA_OSC_RDMA2_AM_ACC == kind) {
+    if (MCA_OSC_RDMA2_AM_ACC == kind || MCA_OSC_RDMA2_AM_NOTE_ACC == kind) {
         mca_osc_rdma2_am_acked((mca_osc_rdma2_peer_t *) (uintptr_t) token, status);
         return;
     }
@@ -476,6 +481,35 @@ static void mca_osc_rdma2_am_note_flush(mca_osc_rdma2_peer_t *peer)
     if (OMPI_SUCCESS != mca_osc_rdma2_am_send(peer, &req, NULL, 0, NULL, 0)) {
         mca_osc_rdma2_am_acked(peer, OMPI_ERROR);   /* reported by this completion */
     }
+}
+
+/* accumulate_notify's notification: an acknowledged request with no
+ * elements that the target's drain applies in arrival order, i.e. after
+ * the accumulates this rank sent before it (and after lock-path ones,
+ * complete when their call returned), by adding 1 to the slot at `slot`.
+ * The call waits for nothing; completion waits for its acknowledgement
+ * as for any accumulate's. */
+int mca_osc_rdma2_am_note_queued(mca_osc_rdma2_peer_t *peer, uint64_t slot)
+{
+    mca_osc_rdma2_am_req_t req;
+    int ret;
+
+    memset(&req, 0, sizeof(req));
+    req.addr = slot;
+    req.origin = *OMPI_PROC_MY_NAME;
+    req.dt = (uint16_t) ompi_mpi_byte.dt.d_f_to_c_index;
+    req.op = (uint8_t) ompi_mpi_op_no_op.op.o_f_to_c_index;
+    req.kind = MCA_OSC_RDMA2_AM_NOTE_ACC;
+    req.token = (uint64_t) (uintptr_t) peer;
+    opal_atomic_add_fetch_64(&peer->am_sent, 1);
+    opal_atomic_add_fetch_64(&peer->module->sync.am_sent, 1);
+    mca_osc_rdma2_completion_am_issued(peer);
+    peer->module->sync.posts_pending = true;
+    ret = mca_osc_rdma2_am_send(peer, &req, NULL, 0, NULL, 0);
+    if (OMPI_SUCCESS != ret) {
+        mca_osc_rdma2_am_acked(peer, OMPI_SUCCESS);     /* nothing will answer it */
+    }
+    return ret;
 }
 
 static int mca_osc_rdma2_am_complete(mca_osc_rdma2_peer_t *peer)

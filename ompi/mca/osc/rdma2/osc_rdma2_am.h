@@ -72,6 +72,10 @@ struct ompi_datatype_t;
 bool mca_osc_rdma2_am_note_path(const struct mca_osc_rdma2_peer_t *peer);
 int mca_osc_rdma2_am_note(struct mca_osc_rdma2_peer_t *peer, uint64_t slot, uint64_t addr,
                           const void *data, int count, struct ompi_datatype_t *dt, size_t len);
+/* accumulate_notify's add, queued at the target behind the accumulates
+ * this rank sent it (applied in arrival order), acknowledged like them:
+ * no wait in the call. */
+int mca_osc_rdma2_am_note_queued(struct mca_osc_rdma2_peer_t *peer, uint64_t slot);
 
 /* Waits until every accumulate this rank sent as an active message in the
  * window has been applied. */

@@ -527,7 +527,10 @@ int mca_osc_rdma2_notify_get(void *origin_addr, int origin_count, MPI_Datatype o
  * lock, an active message), its effect is visible at the target once
  * this rank's operations to it are complete: active messages once
  * acknowledged, request-based machines once finished.  Where it already
- * is (atomics, the lock path) that costs two loads. */
+ * is (atomics, the lock path) that costs two loads.  Toward a peer that
+ * applies our accumulates from its queue (TCP), the add is queued behind
+ * them instead (osc_rdma2_am.c:mca_osc_rdma2_am_note_queued): no round
+ * trip in the call. */
 int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
                                     MPI_Datatype origin_type, int target_rank,
                                     MPI_Aint target_disp, int target_count,
@@ -544,6 +547,16 @@ int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
                                    target_disp, target_count, target_type, op, win);
     if (OMPI_SUCCESS == ret) {
         ret = mca_osc_rdma2_peer(module, target_rank, &peer);
+    }
+    if (OMPI_SUCCESS == ret && mca_osc_rdma2_am_note_path(peer)) {
+        /* Toward a peer that applies our accumulates itself (TCP): the add
+         * goes into its queue behind them, no wait for their answers. */
+        mca_osc_rdma2_notify_peer_t *np;
+        ret = mca_osc_rdma2_notify_peer(module, peer, &np);
+        if (OMPI_SUCCESS == ret && NULL == np->ptr) {
+            return mca_osc_rdma2_notify_class(mca_osc_rdma2_am_note_queued(
+                peer, np->base + (uint64_t) id * sizeof(int64_t)));
+        }
     }
     if (OMPI_SUCCESS == ret) {
         ret = mca_osc_rdma2_complete_peer_inline(peer);
