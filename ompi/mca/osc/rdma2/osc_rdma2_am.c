@@ -28,6 +28,12 @@
  * (fetching operations, waited for in the call) or acknowledges a plain
  * accumulate, which completion (flush, unlock, fence, complete, free)
  * waits for by counting.
+ *
+ * The same messages carry PSCW notifications (mca_osc_rdma2_am_notify)
+ * and notified RMA's notifications (mca_osc_rdma2_am_note: one-way, a
+ * small put's data included, completed by a flush request; and
+ * mca_osc_rdma2_am_note_queued: accumulate_notify's add, queued behind
+ * the accumulates).
  */
 #include "ompi_config.h"
 
