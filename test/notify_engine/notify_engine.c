@@ -1,7 +1,7 @@
 /*
  * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
- * osc/rdma2's notified-RMA engine (version 2 of its registry table,
+ * osc/rdma2's notified-RMA engine (version 3 of its registry table,
  * osc_rdma2_api.h), called through common/ompix's registry as the MPIX_
  * extension will call it, on allocated, created and dynamic windows:
  *  - notify_slots: osc_rdma2_notify_slots zeroed counters;
@@ -38,23 +38,33 @@ static MPI_Win win;
 static int *mem;                        /* this rank's window memory */
 static MPI_Aint *disp_of;               /* target_disp of rank r's mem[0] */
 
-static int64_t *my_slots(int *num)
+/* Our shared slots; *local: the private counters our own read
+ * notifications completed in their call add to (NULL under
+ * MPI_THREAD_MULTIPLE): a slot's count is the sum (API version 3). */
+static int64_t *my_slots(int *num, int64_t **local)
 {
     int64_t *slots = NULL;
-    CHECK(MPI_SUCCESS == api->notify_slots(win, &slots, num));
+    CHECK(MPI_SUCCESS == api->notify_slots(win, &slots, local, num));
     return slots;
 }
 
 static int64_t load_slot(int id)
 {
     int num;
-    return __atomic_load_n(&my_slots(&num)[id], __ATOMIC_ACQUIRE);
+    int64_t *local, *slots = my_slots(&num, &local);
+    return __atomic_load_n(&slots[id], __ATOMIC_ACQUIRE)
+        + (NULL != local ? __atomic_load_n(&local[id], __ATOMIC_RELAXED) : 0);
 }
 
 static int64_t take_slot(int id)
 {
     int num;
-    return __atomic_exchange_n(&my_slots(&num)[id], 0, __ATOMIC_ACQ_REL);
+    int64_t *local, *slots = my_slots(&num, &local), v = 0;
+    if (NULL != local) {
+        v = local[id];
+        local[id] = 0;
+    }
+    return v + __atomic_exchange_n(&slots[id], 0, __ATOMIC_ACQ_REL);
 }
 
 /* Waits for our slot: with MPI progress (read_notify's callbacks run in
@@ -228,8 +238,9 @@ static void all_four(int tag, int fence)
 static void errors(void)
 {
     int buf[N], num;
+    int64_t *local;
 
-    my_slots(&num);
+    my_slots(&num, &local);
     /* no epoch */
     CHECK(MPI_ERR_RMA_SYNC == api->put_notify(buf, 1, MPI_INT, right, disp_of[right], 1,
                                               MPI_INT, 0, win));
@@ -256,7 +267,7 @@ static void errors(void)
 
 static void set_num(void)
 {
-    int64_t *slots;
+    int64_t *slots, *local;
     int num, i, ok = 1, big = DEFAULT_SLOTS + 1000, buf[4] = { 1, 2, 3, 4 };
 
     /* a count left in the old block, which must be gone */
@@ -265,9 +276,9 @@ static void set_num(void)
                                          3, win));
     MPI_Win_unlock_all(win);
     CHECK(MPI_SUCCESS == api->set_num_notify(win, big));
-    slots = my_slots(&num);
+    slots = my_slots(&num, &local);
     CHECK(big == num);
-    for (i = 0; i < num; ++i) ok &= 0 == slots[i];
+    for (i = 0; i < num; ++i) ok &= 0 == slots[i] && (NULL == local || 0 == local[i]);
     CHECK(ok);
     MPI_Barrier(MPI_COMM_WORLD);        /* before anyone notifies into the new block */
     MPI_Win_lock_all(0, win);
@@ -283,9 +294,9 @@ static void set_num(void)
     MPI_Barrier(MPI_COMM_WORLD);
 
     CHECK(MPI_SUCCESS == api->set_num_notify(win, 16));
-    slots = my_slots(&num);
+    slots = my_slots(&num, &local);
     CHECK(16 == num);
-    CHECK(0 == slots[15]);
+    CHECK(0 == slots[15] && (NULL == local || 0 == local[15]));
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_lock_all(0, win);
     CHECK(MPI_ERR_ARG == api->put_notify(buf, 1, MPI_INT, right, disp_of[right], 1, MPI_INT,
@@ -304,7 +315,7 @@ static void run_flavor(int flavor)
     MPI_Aint mine;
     void *base = NULL;
     int num, i, ok = 1;
-    int64_t *slots;
+    int64_t *slots, *local;
 
     if (0 == flavor) {
         MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base,
@@ -327,9 +338,9 @@ static void run_flavor(int flavor)
     }
     CHECK(api->serves(win));
 
-    slots = my_slots(&num);
+    slots = my_slots(&num, &local);
     CHECK(DEFAULT_SLOTS == num);
-    for (i = 0; i < num; ++i) ok &= 0 == slots[i];
+    for (i = 0; i < num; ++i) ok &= 0 == slots[i] && (NULL == local || 0 == local[i]);
     CHECK(ok);
     MPI_Barrier(MPI_COMM_WORLD);
 

@@ -28,6 +28,12 @@
  * (fetching operations, waited for in the call) or acknowledges a plain
  * accumulate, which completion (flush, unlock, fence, complete, free)
  * waits for by counting.
+ *
+ * The same messages carry PSCW notifications (mca_osc_rdma2_am_notify)
+ * and notified RMA's notifications (mca_osc_rdma2_am_note: one-way, a
+ * small put's data included, completed by a flush request; and
+ * mca_osc_rdma2_am_note_queued: accumulate_notify's add, queued behind
+ * the accumulates).
  */
 #include "ompi_config.h"
 
@@ -43,6 +49,7 @@
 #include "ompi/proc/proc.h"
 
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_datatype.h"
 
 #include "osc_rdma2_am.h"
 #include "osc_rdma2_completion.h"
@@ -51,6 +58,7 @@
 #define MCA_OSC_RDMA2_AM_REQUEST 1
 #define MCA_OSC_RDMA2_AM_REPLY 2
 #define MCA_OSC_RDMA2_AM_NOTIFY 3
+#define MCA_OSC_RDMA2_AM_NOTE 4
 /* Larger operations take the lock path: an eager message of this size
  * is still one round trip, and the target copies it when it defers. */
 #define MCA_OSC_RDMA2_AM_MAX_BYTES 65536
@@ -60,6 +68,7 @@ enum {
     MCA_OSC_RDMA2_AM_ACC = 0,       /* acknowledged, counted per peer */
     MCA_OSC_RDMA2_AM_FETCH = 1,     /* old elements come back to a waiting caller */
     MCA_OSC_RDMA2_AM_CAS = 2,       /* compare, then origin; the old element comes back */
+    MCA_OSC_RDMA2_AM_NOTE_ACC = 3,  /* no elements; adds 1 to the slot at addr; as ACC */
 };
 
 typedef struct {
@@ -143,7 +152,7 @@ static char *mca_osc_rdma2_am_apply(const mca_osc_rdma2_am_req_t *req, const cha
         ompi_datatype_type_size(dt, &esize);
     }
     len = esize * req->count;
-    olen = MCA_OSC_RDMA2_AM_ACC == req->kind ? 0 : len;
+    olen = MCA_OSC_RDMA2_AM_ACC == req->kind || MCA_OSC_RDMA2_AM_NOTE_ACC == req->kind ? 0 : len;
     reply = malloc(sizeof(*rh) + olen);
     if (NULL == reply) {
         return NULL;
@@ -169,6 +178,10 @@ static char *mca_osc_rdma2_am_apply(const mca_osc_rdma2_am_req_t *req, const cha
         memcpy(target, data, len);
     } else if (op != &ompi_mpi_op_no_op.op) {
         ompi_op_reduce(op, (void *) data, target, (int) req->count, dt);
+    }
+    if (MCA_OSC_RDMA2_AM_NOTE_ACC == req->kind) {
+        /* after the accumulates queued before it: released with them */
+        mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) target, 1);
     }
     ++mca_osc_rdma2_am.applied;
     return reply;
@@ -337,7 +350,7 @@ static void mca_osc_rdma2_am_finish(uint32_t kind, uint64_t token, int status, c
 {
     mca_osc_rdma2_am_wait_t *w;
 
-    if (MCA_OSC_RDMA2_AM_ACC == kind) {
+    if (MCA_OSC_RDMA2_AM_ACC == kind || MCA_OSC_RDMA2_AM_NOTE_ACC == kind) {
         mca_osc_rdma2_am_acked((mca_osc_rdma2_peer_t *) (uintptr_t) token, status);
         return;
     }
@@ -445,10 +458,71 @@ static int mca_osc_rdma2_am_fetch(mca_osc_rdma2_peer_t *peer, mca_osc_rdma2_am_r
     return w.status;
 }
 
+/* Target-notified operations (mca_osc_rdma2_am_note) are applied by the
+ * target's handler and never answered; a completion makes them complete
+ * at the target by sending, behind them on the same endpoint, an empty
+ * accumulate (no elements, MPI_NO_OP), which the target acknowledges once
+ * its handler queued it and the drain applied it, i.e. after the handler
+ * ran for everything before it.  Counted like any accumulate, so the wait
+ * that follows covers it.  The count is read before this send and raised
+ * after each note's send, so a note this request might miss keeps the
+ * counts apart for the next completion. */
+static void mca_osc_rdma2_am_note_flush(mca_osc_rdma2_peer_t *peer)
+{
+    mca_osc_rdma2_am_req_t req;
+    int64_t notes = peer->am_notes;
+
+    if (OPAL_LIKELY(notes == peer->am_notes_flushed)) {
+        return;
+    }
+    peer->am_notes_flushed = notes;
+    memset(&req, 0, sizeof(req));
+    req.origin = *OMPI_PROC_MY_NAME;
+    req.dt = (uint16_t) ompi_mpi_byte.dt.d_f_to_c_index;
+    req.op = (uint8_t) ompi_mpi_op_no_op.op.o_f_to_c_index;
+    req.kind = MCA_OSC_RDMA2_AM_ACC;
+    req.token = (uint64_t) (uintptr_t) peer;
+    opal_atomic_add_fetch_64(&peer->am_sent, 1);
+    opal_atomic_add_fetch_64(&peer->module->sync.am_sent, 1);
+    if (OMPI_SUCCESS != mca_osc_rdma2_am_send(peer, &req, NULL, 0, NULL, 0)) {
+        mca_osc_rdma2_am_acked(peer, OMPI_ERROR);   /* reported by this completion */
+    }
+}
+
+/* accumulate_notify's notification: an acknowledged request with no
+ * elements that the target's drain applies in arrival order, i.e. after
+ * the accumulates this rank sent before it (and after lock-path ones,
+ * complete when their call returned), by adding 1 to the slot at `slot`.
+ * The call waits for nothing; completion waits for its acknowledgement
+ * as for any accumulate's. */
+int mca_osc_rdma2_am_note_queued(mca_osc_rdma2_peer_t *peer, uint64_t slot)
+{
+    mca_osc_rdma2_am_req_t req;
+    int ret;
+
+    memset(&req, 0, sizeof(req));
+    req.addr = slot;
+    req.origin = *OMPI_PROC_MY_NAME;
+    req.dt = (uint16_t) ompi_mpi_byte.dt.d_f_to_c_index;
+    req.op = (uint8_t) ompi_mpi_op_no_op.op.o_f_to_c_index;
+    req.kind = MCA_OSC_RDMA2_AM_NOTE_ACC;
+    req.token = (uint64_t) (uintptr_t) peer;
+    opal_atomic_add_fetch_64(&peer->am_sent, 1);
+    opal_atomic_add_fetch_64(&peer->module->sync.am_sent, 1);
+    mca_osc_rdma2_completion_am_issued(peer);
+    peer->module->sync.posts_pending = true;
+    ret = mca_osc_rdma2_am_send(peer, &req, NULL, 0, NULL, 0);
+    if (OMPI_SUCCESS != ret) {
+        mca_osc_rdma2_am_acked(peer, OMPI_SUCCESS);     /* nothing will answer it */
+    }
+    return ret;
+}
+
 static int mca_osc_rdma2_am_complete(mca_osc_rdma2_peer_t *peer)
 {
     int turn = 0;
 
+    mca_osc_rdma2_am_note_flush(peer);
     while (peer->am_done < peer->am_sent) {
         mca_osc_rdma2_am_progress(&turn);
     }
@@ -464,6 +538,11 @@ int mca_osc_rdma2_am_complete_all(mca_osc_rdma2_module_t *module)
 {
     int turn = 0, i, ret = OMPI_SUCCESS;
 
+    for (i = 0; i < module->size_comm; ++i) {
+        if (NULL != module->peers[i]) {
+            mca_osc_rdma2_am_note_flush(module->peers[i]);
+        }
+    }
     while (module->sync.am_done < module->sync.am_sent) {
         mca_osc_rdma2_am_progress(&turn);
     }
@@ -625,6 +704,105 @@ void mca_osc_rdma2_am_notify_path(mca_osc_rdma2_peer_t *peer)
 }
 
 /* ---------------------------------------------------------------------- */
+/* Target-notified operations                                               */
+
+/* A note's header: the target's slot, and where its data (the message's
+ * payload, if any) goes. */
+typedef struct {
+    uint64_t slot;
+    uint64_t addr;
+} mca_osc_rdma2_am_note_t;
+
+/* The target's handler: copies the payload into the window, then raises
+ * the slot with release order, so whoever sees the count sees the data.
+ * A note without payload follows data the origin put before it on the
+ * same endpoint (behind a worker fence) or had completed (gets, CMA):
+ * that has landed when this runs.  CPU work only, no UCX call, no queue:
+ * it runs wherever the worker progresses, the progress thread included,
+ * so a target outside MPI gets data and notification.  One message, one
+ * add: exactly once. */
+static ucs_status_t mca_osc_rdma2_am_note_cb(void *arg, const void *header, size_t header_length,
+                                             void *data, size_t length,
+                                             const ucp_am_recv_param_t *param)
+{
+    mca_osc_rdma2_am_note_t note;
+
+    (void) arg; (void) param;
+    if (header_length != sizeof(note)) {
+        return UCS_OK;
+    }
+    memcpy(&note, header, sizeof(note));
+    if (0 != length) {
+        memcpy((void *) (uintptr_t) note.addr, data, length);
+    }
+    mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) (uintptr_t) note.slot, 1);
+    return UCS_OK;
+}
+
+static void mca_osc_rdma2_am_note_sent_cb(void *request, ucs_status_t status, void *user_data)
+{
+    if (UCS_OK != status) {
+        MCA_OSC_RDMA2_VERBOSE(1, "sending a notification failed: %s", ucs_status_string(status));
+    }
+    free(user_data);
+    ucp_request_free(request);
+}
+
+bool mca_osc_rdma2_am_note_path(const mca_osc_rdma2_peer_t *peer)
+{
+    /* Completion reaches mca_osc_rdma2_am_complete only through the
+     * peer's accumulate path. */
+    return peer->acc == &mca_osc_rdma2_acc_path_am;
+}
+
+/* Header and payload in one buffer that lives until UCX has sent it
+ * (UCX 1.13 keeps pointers to both), freed by the send callback or here
+ * when the send completed in the call. */
+int mca_osc_rdma2_am_note(mca_osc_rdma2_peer_t *peer, uint64_t slot, uint64_t addr,
+                          const void *data, int count, ompi_datatype_t *dt, size_t len)
+{
+    mca_osc_rdma2_am_note_t *note = malloc(sizeof(*note) + len);
+    ucp_request_param_t param;
+    ucs_status_ptr_t sp;
+    int ret;
+
+    if (NULL == note) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    note->slot = slot;
+    note->addr = addr;
+    if (0 != len) {
+        ret = mca_common_ompix_datatype_copy(data, count, dt, note + 1, (int) len,
+                                             &ompi_mpi_byte.dt);
+        if (OMPI_SUCCESS != ret) {
+            free(note);
+            return ret;
+        }
+    }
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                         UCP_OP_ATTR_FIELD_FLAGS;
+    param.flags = UCP_AM_SEND_FLAG_EAGER;
+    param.cb.send = mca_osc_rdma2_am_note_sent_cb;
+    param.user_data = note;
+    /* The completion that follows must make it land (flush request). */
+    mca_osc_rdma2_completion_am_issued(peer);
+    peer->module->sync.posts_pending = true;
+    sp = ucp_am_send_nbx(peer->ep, MCA_OSC_RDMA2_AM_NOTE, note, sizeof(*note), note + 1, len,
+                         &param);
+    if (!UCS_PTR_IS_PTR(sp)) {
+        free(note);
+    }
+    if (UCS_PTR_IS_ERR(sp)) {
+        MCA_OSC_RDMA2_VERBOSE(1, "sending a notification failed: %s",
+                              ucs_status_string(UCS_PTR_STATUS(sp)));
+        return OMPI_ERROR;
+    }
+    opal_atomic_wmb();
+    opal_atomic_add_fetch_64(&peer->am_notes, 1);
+    return OMPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------------- */
 /* Set-up                                                                   */
 
 uint64_t mca_osc_rdma2_am_features(void)
@@ -661,7 +839,9 @@ int mca_osc_rdma2_am_init(void)
         OMPI_SUCCESS != mca_osc_rdma2_am_handler(MCA_OSC_RDMA2_AM_REPLY,
                                                  mca_osc_rdma2_am_reply_cb) ||
         OMPI_SUCCESS != mca_osc_rdma2_am_handler(MCA_OSC_RDMA2_AM_NOTIFY,
-                                                 mca_osc_rdma2_am_notify_cb)) {
+                                                 mca_osc_rdma2_am_notify_cb) ||
+        OMPI_SUCCESS != mca_osc_rdma2_am_handler(MCA_OSC_RDMA2_AM_NOTE,
+                                                 mca_osc_rdma2_am_note_cb)) {
         MCA_OSC_RDMA2_VERBOSE(1, "no UCX active messages: accumulates take the lock, PSCW "
                               "notifications are atomics");
         OBJ_DESTRUCT(&mca_osc_rdma2_am.lock);

@@ -61,6 +61,22 @@ enum {
 void mca_osc_rdma2_am_notify_path(struct mca_osc_rdma2_peer_t *peer);
 int mca_osc_rdma2_am_notify(struct mca_osc_rdma2_peer_t *peer, int which);
 
+/* Target-notified operations by active messages, toward peers whose
+ * accumulates take them (their state words and slots are UCX's
+ * emulation, TCP): one one-way message whose handler copies the payload
+ * (len bytes packed from count dt at data; none: 0) to the target
+ * address `addr` and then adds 1 to the target's slot at `slot`.  No
+ * answer; the next completion toward the peer sends a flush request
+ * (an acknowledged empty accumulate) behind it. */
+struct ompi_datatype_t;
+bool mca_osc_rdma2_am_note_path(const struct mca_osc_rdma2_peer_t *peer);
+int mca_osc_rdma2_am_note(struct mca_osc_rdma2_peer_t *peer, uint64_t slot, uint64_t addr,
+                          const void *data, int count, struct ompi_datatype_t *dt, size_t len);
+/* accumulate_notify's add, queued at the target behind the accumulates
+ * this rank sent it (applied in arrival order), acknowledged like them:
+ * no wait in the call. */
+int mca_osc_rdma2_am_note_queued(struct mca_osc_rdma2_peer_t *peer, uint64_t slot);
+
 /* Waits until every accumulate this rank sent as an active message in the
  * window has been applied. */
 int mca_osc_rdma2_am_complete_all(struct mca_osc_rdma2_module_t *module);

@@ -15,7 +15,7 @@
 #include <mpi.h>
 
 #define MCA_OSC_RDMA2_API_NAME "osc/rdma2"
-#define MCA_OSC_RDMA2_API_VERSION 2
+#define MCA_OSC_RDMA2_API_VERSION 3
 
 /* Every function below that takes a window is called only for a window
  * serves() accepted, with arguments the extension has already checked
@@ -29,7 +29,7 @@ typedef struct mca_osc_rdma2_api_t {
     /* Whether osc/rdma2 serves this window. */
     int (*serves)(MPI_Win win);
 
-    /* ---- notified RMA (version 2) ----
+    /* ---- notified RMA (version 2; 3: notify_slots returns `local`) ----
      * Each process has, per window, an array of 64-bit notification
      * counters ("slots"), osc_rdma2_notify_slots of them unless
      * set_num_notify changed it.  Remote notifications are added into it
@@ -39,8 +39,15 @@ typedef struct mca_osc_rdma2_api_t {
     /* This process's slots on win: *slots points at *num counters, valid
      * until set_num_notify or the window's free.  Lock-free readers use
      * acquire loads (a non-zero slot means the announced data is
-     * visible); consumers take counts with an atomic exchange. */
-    int (*notify_slots)(MPI_Win win, int64_t **slots, int *num);
+     * visible); consumers take counts with an atomic exchange.  *local,
+     * unless NULL, points at *num more counters, private to this process,
+     * that its own read notifications completed in the call add to with
+     * plain stores (no locked instruction after the copy); only when
+     * MPI_THREAD_MULTIPLE is not provided, so MPI calls that read or
+     * reset them never run concurrently: slot i's count is
+     * slots[i] + local[i], and consumers take local[i] with plain loads
+     * and stores. */
+    int (*notify_slots)(MPI_Win win, int64_t **slots, int64_t **local, int *num);
 
     /* MPIX_Win_read_notify: an MPI_Get; once its data is in origin_addr,
      * this process's slot id is incremented.  Nothing else is flushed. */

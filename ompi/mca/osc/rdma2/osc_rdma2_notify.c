@@ -28,8 +28,10 @@
 #include "opal/util/sys_limits.h"
 #include "ompi/errhandler/errcode-internal.h"
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_datatype.h"
 
 #include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_notify.h"
@@ -37,6 +39,10 @@
 #include "osc_rdma2_path_ucx.h"
 #include "osc_rdma2_peer.h"
 #include "osc_rdma2_request.h"
+
+/* Puts up to this size go with their notification in one active message
+ * toward slots reached that way (mca_osc_rdma2_notify_put_note). */
+#define MCA_OSC_RDMA2_NOTIFY_NOTE_MAX 8192
 
 /* ---------------------------------------------------------------------- */
 /* Our slot block                                                          */
@@ -74,6 +80,8 @@ static void mca_osc_rdma2_notify_unmap(mca_osc_rdma2_notify_t *n)
         ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, n->memh);
         n->memh = NULL;
     }
+    free(n->local);
+    n->local = NULL;
     n->slots = NULL;
     n->rkey_len = 0;
 }
@@ -92,6 +100,16 @@ static int mca_osc_rdma2_notify_map(mca_osc_rdma2_notify_t *n, int num)
     mca_osc_rdma2_notify_zero(base, len);
     n->slots = (int64_t *) base;
     n->num = num;
+    n->local = NULL;
+    if (!mca_osc_rdma2_component.enable_mpi_threads) {
+        /* calloc of this size maps fresh zero pages: backed when used */
+        n->local = calloc((size_t) num, sizeof(int64_t));
+        if (NULL == n->local) {
+            n->rkey = NULL;
+            mca_osc_rdma2_notify_unmap(n);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
     ret = mca_osc_rdma2_ucx_rkey_pack(n->memh, &n->rkey, &n->rkey_len);
     if (OMPI_SUCCESS != ret) {
         n->rkey = NULL;
@@ -240,10 +258,17 @@ static int mca_osc_rdma2_notify_target(mca_osc_rdma2_module_t *module,
         return ret;
     }
     /* UCX orders the puts issued before a worker fence before the atomic
-     * issued after it (as lock releases rely on, see
-     * mca_osc_rdma2_complete_before_release): no round trip. */
+     * or message issued after it (as lock releases and PSCW complete rely
+     * on, see mca_osc_rdma2_complete_before_release): no round trip. */
     if (data_ucx) {
         ret = mca_osc_rdma2_ucx_fence();
+    }
+    if (OMPI_SUCCESS == ret && mca_osc_rdma2_am_note_path(peer)) {
+        /* Slots UCX only emulates atomics on (TCP): one one-way message
+         * the target's handler turns into the add, instead of an emulated
+         * atomic (a message and its answer). */
+        return mca_osc_rdma2_am_note(peer, np->base + (uint64_t) id * sizeof(int64_t), 0, NULL,
+                                     0, NULL, 0);
     }
     if (OMPI_SUCCESS == ret) {
         module->sync.posts_pending = true;  /* MPI_Win_free waits for it to land */
@@ -270,13 +295,32 @@ static inline int mca_osc_rdma2_notify_class(int ret)
     return OMPI_ERR_OUT_OF_RESOURCE == ret ? MPI_ERR_NO_MEM : ompi_errcode_get_mpi_code(ret);
 }
 
-int mca_osc_rdma2_notify_slots(MPI_Win win, int64_t **slots, int *num)
+int mca_osc_rdma2_notify_slots(MPI_Win win, int64_t **slots, int64_t **local, int *num)
 {
     mca_osc_rdma2_notify_t *n = MCA_OSC_RDMA2_MODULE(win)->notify;
 
     *slots = n->slots;
+    *local = n->local;
     *num = n->num;
     return MPI_SUCCESS;
+}
+
+/* Our own read notification, its data copied in the call.  A locked add
+ * right after a 4 KiB copy waits until the copy's stores have left the
+ * store buffer, i.e. until the whole copy is done, where the next
+ * operation could overlap its tail: a read pipeline on shared memory ran
+ * at 0.84-0.92x of MPI_Rget + MPI_Waitany (osc sm, whose single-threaded
+ * request completion is a plain store) for it.  Without
+ * MPI_THREAD_MULTIPLE only this process's MPI calls touch `local`, one at
+ * a time: a plain increment (osc_rdma2_api.h: notify_slots). */
+static inline void mca_osc_rdma2_notify_own(mca_osc_rdma2_notify_t *n, int id)
+{
+    if (OPAL_LIKELY(NULL != n->local)) {
+        volatile int64_t *l = &n->local[id];
+        *l = *l + 1;
+        return;
+    }
+    mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) &n->slots[id], 1);
 }
 
 /* The Get through UCX: the pieces count down in a request-list object
@@ -327,7 +371,7 @@ mca_osc_rdma2_notify_read_general(void *origin_addr, int origin_count, MPI_Datat
                                  target_count, target_type);
     }
     if (OMPI_SUCCESS == ret) {
-        mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) slot, 1);
+        mca_osc_rdma2_notify_own(module->notify, id);
     }
     return mca_osc_rdma2_notify_class(ret);
 }
@@ -341,7 +385,6 @@ int mca_osc_rdma2_notify_read(void *origin_addr, int origin_count, MPI_Datatype 
                               MPI_Datatype target_type, int id, MPI_Win win)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
-    int64_t *slot;
     size_t len;
     char *p;
 
@@ -355,10 +398,48 @@ int mca_osc_rdma2_notify_read(void *origin_addr, int origin_count, MPI_Datatype 
                                                  target_rank, target_disp, target_count,
                                                  target_type, id, win);
     }
-    slot = &module->notify->slots[id];
     mca_osc_rdma2_mapped_copy(origin_addr, p, len);
-    mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) slot, 1);
+    mca_osc_rdma2_notify_own(module->notify, id);
     return MPI_SUCCESS;
+}
+
+/* A small put toward slots reached by active messages (TCP): data and
+ * notification in one one-way message, which the target's handler copies
+ * into the window before it adds (osc_rdma2_am.c:mca_osc_rdma2_am_note),
+ * instead of a put (CMA, or UCX's emulation: a message and its
+ * acknowledgement) and a notification.  Larger puts are copied into the
+ * message at a cost the separate put does not have.  OMPI_ERR_NOT_SUPPORTED:
+ * not this path. */
+static int mca_osc_rdma2_notify_put_note(mca_osc_rdma2_module_t *module,
+                                         mca_osc_rdma2_peer_t *peer, const void *origin_addr,
+                                         int origin_count, MPI_Datatype origin_type,
+                                         uint64_t raddr, int target_count,
+                                         MPI_Datatype target_type, int id)
+{
+    mca_osc_rdma2_notify_peer_t *np;
+    ptrdiff_t lb;
+    size_t len;
+    int ret;
+
+    if (!mca_osc_rdma2_am_note_path(peer)) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    ompi_datatype_type_size(target_type, &len);
+    len *= (size_t) target_count;
+    if (len > MCA_OSC_RDMA2_NOTIFY_NOTE_MAX ||
+        !mca_common_ompix_datatype_contiguous(target_type, target_count, &lb)) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    ret = mca_osc_rdma2_notify_peer(module, peer, &np);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    if (NULL != np->ptr) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    return mca_osc_rdma2_am_note(peer, np->base + (uint64_t) id * sizeof(int64_t),
+                                 raddr + (uint64_t) lb, origin_addr, origin_count, origin_type,
+                                 len);
 }
 
 /* Put_notify and Get_notify: the transfer, then the target's add. */
@@ -400,6 +481,14 @@ static int mca_osc_rdma2_notify_rdma(bool is_put, void *origin_addr, int origin_
     if (OMPI_SUCCESS != ret) {
         return mca_osc_rdma2_notify_class(ret);
     }
+    if (is_put && 0 != target_count) {
+        ret = mca_osc_rdma2_notify_put_note(module, peer, origin_addr, origin_count, origin_type,
+                                            raddr, target_count, target_type, id);
+        if (OMPI_ERR_NOT_SUPPORTED != ret) {
+            return mca_osc_rdma2_notify_class(ret);
+        }
+        ret = OMPI_SUCCESS;
+    }
     data_ucx = 0 != target_count && &mca_osc_rdma2_win_path_ucx == mem->path;
     if (0 != target_count) {
         ret = mca_osc_rdma2_xfer(peer, mem, is_put, origin_addr, origin_count, origin_type, raddr,
@@ -438,7 +527,10 @@ int mca_osc_rdma2_notify_get(void *origin_addr, int origin_count, MPI_Datatype o
  * lock, an active message), its effect is visible at the target once
  * this rank's operations to it are complete: active messages once
  * acknowledged, request-based machines once finished.  Where it already
- * is (atomics, the lock path) that costs two loads. */
+ * is (atomics, the lock path) that costs two loads.  Toward a peer that
+ * applies our accumulates from its queue (TCP), the add is queued behind
+ * them instead (osc_rdma2_am.c:mca_osc_rdma2_am_note_queued): no round
+ * trip in the call. */
 int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
                                     MPI_Datatype origin_type, int target_rank,
                                     MPI_Aint target_disp, int target_count,
@@ -455,6 +547,16 @@ int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
                                    target_disp, target_count, target_type, op, win);
     if (OMPI_SUCCESS == ret) {
         ret = mca_osc_rdma2_peer(module, target_rank, &peer);
+    }
+    if (OMPI_SUCCESS == ret && mca_osc_rdma2_am_note_path(peer)) {
+        /* Toward a peer that applies our accumulates itself (TCP): the add
+         * goes into its queue behind them, no wait for their answers. */
+        mca_osc_rdma2_notify_peer_t *np;
+        ret = mca_osc_rdma2_notify_peer(module, peer, &np);
+        if (OMPI_SUCCESS == ret && NULL == np->ptr) {
+            return mca_osc_rdma2_notify_class(mca_osc_rdma2_am_note_queued(
+                peer, np->base + (uint64_t) id * sizeof(int64_t)));
+        }
     }
     if (OMPI_SUCCESS == ret) {
         ret = mca_osc_rdma2_complete_peer_inline(peer);

@@ -38,6 +38,10 @@ typedef struct mca_osc_rdma2_notify_wire_t {
 typedef struct mca_osc_rdma2_notify_t {
     ucp_mem_h memh;
     int64_t *slots;                 /* ours: num counters */
+    /* Ours too, private: what our own read notifications completed in
+     * their call add, with plain stores; NULL under MPI_THREAD_MULTIPLE
+     * (osc_rdma2_api.h: notify_slots) */
+    int64_t *local;
     int num;                        /* the same on every rank */
     void *rkey;                     /* packed key of our block */
     size_t rkey_len;
@@ -54,7 +58,7 @@ int mca_osc_rdma2_notify_init(mca_osc_rdma2_module_t *module);
 void mca_osc_rdma2_notify_fini(mca_osc_rdma2_module_t *module);
 
 /* The table entries (osc_rdma2_api.h); they return MPI error classes. */
-int mca_osc_rdma2_notify_slots(MPI_Win win, int64_t **slots, int *num);
+int mca_osc_rdma2_notify_slots(MPI_Win win, int64_t **slots, int64_t **local, int *num);
 int mca_osc_rdma2_notify_read(void *origin_addr, int origin_count, MPI_Datatype origin_type,
                               int target_rank, MPI_Aint target_disp, int target_count,
                               MPI_Datatype target_type, int id, MPI_Win win);

@@ -39,6 +39,13 @@ typedef struct mca_osc_rdma2_peer_t {
      * messages' headers (UCX reads them until sent, so they live here).
      * notify_addr[0] == 0: notifications are posted adds on its state path. */
     uint64_t notify_addr[2];
+    /* Target-notified operations sent to it as one-way active messages
+     * (osc_rdma2_am.c:mca_osc_rdma2_am_note), counted after each send, and
+     * how many of them the last flush request covers: a completion sends
+     * one (an acknowledged empty accumulate, applied behind them) when
+     * they differ. */
+    volatile int64_t am_notes;
+    int64_t am_notes_flushed;
 } mca_osc_rdma2_peer_t;
 
 int mca_osc_rdma2_peer_setup(mca_osc_rdma2_module_t *module, int rank,

@@ -6,7 +6,11 @@
  * acquire loads and taken with an exchange.  Every increment is an atomic
  * add and every consumer (reset, notification request) takes counts with
  * one exchange to 0, so each increment is returned by exactly one
- * exchange, however many threads consume the same slots.
+ * exchange, however many threads consume the same slots.  The exception,
+ * osc/rdma2 without MPI_THREAD_MULTIPLE: our own reads completed in their
+ * call count in a private array (`local`) with plain stores, which only
+ * this process's MPI calls, one at a time, read and reset
+ * (mpiext_notify_entry.h:ompix_notify_take).
  */
 
 #include "ompi_config.h"
@@ -31,7 +35,8 @@ static uint64_t ompix_notify_now_ms(void)
 /* Nothing was set at the first scan: progress and scan again until the
  * timeout.  Out of line, so that the common case (a slot already set)
  * does not pay for this loop's frame. */
-int ompix_notify_wait_progress(int64_t *slots, int first, int num, int timeout_ms)
+int ompix_notify_wait_progress(int64_t *slots, int64_t *local, int first, int num,
+                               int timeout_ms)
 {
     uint64_t deadline = 0;
     int id;
@@ -43,7 +48,7 @@ int ompix_notify_wait_progress(int64_t *slots, int first, int num, int timeout_m
         /* Notifications of the generic path and of remote reads arrive
          * through progress. */
         opal_progress();
-        id = ompix_notify_scan(slots, first, num);
+        id = ompix_notify_scan(slots, local, first, num);
         if (MPIX_NOTIFY_NONE != id) {
             return id;
         }

@@ -88,15 +88,44 @@ static inline int64_t ompix_notify_slot_take(int64_t *slot)
                                                          MCA_COMMON_OMPIX_ATOMIC_SWAP, 0);
 }
 
-/* This process's slot `id` (MPI_ERR_ARG when id is beyond the window's
- * slots).  Inline: reset and get_notify_value are little else. */
-static inline int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, int id,
-                                    int64_t **slot)
+/* A slot's count is the shared counter plus, where the table has them,
+ * the private one our own read notifications add to with plain stores
+ * (only without MPI_THREAD_MULTIPLE: no two MPI calls touch it at once;
+ * osc_rdma2_api.h: notify_slots).  local: NULL, or the slot's private
+ * counter. */
+static inline int64_t ompix_notify_count(int64_t *slot, int64_t *local)
 {
-    int64_t *slots;
+    return ompix_notify_slot_load(slot) + (NULL != local ? *(volatile int64_t *) local : 0);
+}
+
+/* Takes the whole count.  The exchange only when the shared counter is
+ * set: an increment landing after the load stays for the next take, so
+ * skipping it loses nothing, and a pipeline of our own reads takes its
+ * counts with no locked instruction. */
+static inline int64_t ompix_notify_take(int64_t *slot, int64_t *local)
+{
+    int64_t v = 0;
+
+    if (NULL != local && 0 != *(volatile int64_t *) local) {
+        v = *local;
+        *(volatile int64_t *) local = 0;
+    }
+    if (0 != ompix_notify_slot_load(slot)) {
+        v += ompix_notify_slot_take(slot);
+    }
+    return v;
+}
+
+/* This process's slot `id` and its private counter, or NULL (MPI_ERR_ARG
+ * when id is beyond the window's slots).  Inline: reset and
+ * get_notify_value are little else. */
+static inline int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, int id,
+                                    int64_t **slot, int64_t **local)
+{
+    int64_t *slots, *locals;
     int num, rc;
 
-    rc = ops->notify_slots(win, &slots, &num);
+    rc = ops->notify_slots(win, &slots, &locals, &num);
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return rc;
     }
@@ -104,6 +133,7 @@ static inline int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, 
         return MPI_ERR_ARG;
     }
     *slot = &slots[id];
+    *local = NULL != locals ? &locals[id] : NULL;
     return MPI_SUCCESS;
 }
 
@@ -131,7 +161,14 @@ static inline int ompix_notify_scan_found(int i)
     return i;
 }
 
-static inline int ompix_notify_scan(int64_t *slots, int first, int num)
+/* Whether slot i holds a count (local: NULL or the private counters). */
+static inline bool ompix_notify_set(int64_t *slots, int64_t *local, int i)
+{
+    return (NULL != local && 0 != ((volatile int64_t *) local)[i])
+        || 0 != ompix_notify_slot_load(&slots[i]);
+}
+
+static inline int ompix_notify_scan(int64_t *slots, int64_t *local, int first, int num)
 {
     int end = first + num, start = ompix_notify_scan_hint.start;
 
@@ -139,12 +176,12 @@ static inline int ompix_notify_scan(int64_t *slots, int first, int num)
         start = first;
     }
     for (int i = start; i < end; ++i) {
-        if (0 != ompix_notify_slot_load(&slots[i])) {
+        if (ompix_notify_set(slots, local, i)) {
             return ompix_notify_scan_found(i);
         }
     }
     for (int i = first; i < start; ++i) {
-        if (0 != ompix_notify_slot_load(&slots[i])) {
+        if (ompix_notify_set(slots, local, i)) {
             return ompix_notify_scan_found(i);
         }
     }
@@ -152,7 +189,8 @@ static inline int ompix_notify_scan(int64_t *slots, int first, int num)
 }
 
 /* mpiext_notify_consume.c: nothing was set at the first scan. */
-int ompix_notify_wait_progress(int64_t *slots, int first, int num, int timeout_ms);
+int ompix_notify_wait_progress(int64_t *slots, int64_t *local, int first, int num,
+                               int timeout_ms);
 
 /* Inline: the waitsome call is little else when a slot is set.  The slot
  * array is fetched once: it stays valid until set_num_notify or
@@ -160,19 +198,19 @@ int ompix_notify_wait_progress(int64_t *slots, int first, int num, int timeout_m
 static inline int ompix_notify_waitsome(const ompix_notify_ops_t *ops, MPI_Win win, int first,
                                         int num, int timeout_ms, int *id)
 {
-    int64_t *slots;
+    int64_t *slots, *local;
     int nslots, rc;
 
-    rc = ops->notify_slots(win, &slots, &nslots);
+    rc = ops->notify_slots(win, &slots, &local, &nslots);
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return rc;
     }
     if (OPAL_UNLIKELY(first >= nslots || num > nslots - first)) {
         return MPI_ERR_ARG;
     }
-    *id = ompix_notify_scan(slots, first, num);
+    *id = ompix_notify_scan(slots, local, first, num);
     if (OPAL_UNLIKELY(MPIX_NOTIFY_NONE == *id)) {
-        *id = ompix_notify_wait_progress(slots, first, num, timeout_ms);
+        *id = ompix_notify_wait_progress(slots, local, first, num, timeout_ms);
     }
     return MPI_SUCCESS;
 }

@@ -852,11 +852,13 @@ static int ompix_notify_gen_range(ompix_notify_gen_win_t *w, int target, MPI_Ain
 
 /* The table ---------------------------------------------------------------- */
 
-static int ompix_notify_gen_notify_slots(MPI_Win win, int64_t **slots, int *num)
+static int ompix_notify_gen_notify_slots(MPI_Win win, int64_t **slots, int64_t **local,
+                                         int *num)
 {
     ompix_notify_gen_win_t *w;
     int rc = ompix_notify_gen_get(win, &w);
 
+    *local = NULL;              /* every count is in slots, added atomically */
     if (MPI_SUCCESS == rc) {
         *slots = w->slots;
         *num = w->num;

@@ -24,7 +24,7 @@ BEGIN_C_DECLS
  * (ompi/mca/osc/rdma2/osc_rdma2_api.h): arguments already checked,
  * return an MPI error class, never call the error handler. */
 typedef struct ompix_notify_ops_t {
-    int (*notify_slots)(MPI_Win win, int64_t **slots, int *num);
+    int (*notify_slots)(MPI_Win win, int64_t **slots, int64_t **local, int *num);
     int (*read_notify)(void *origin_addr, int origin_count, MPI_Datatype origin_type,
                        int target_rank, MPI_Aint target_disp, int target_count,
                        MPI_Datatype target_type, int id, MPI_Win win);

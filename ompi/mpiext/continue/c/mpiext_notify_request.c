@@ -42,6 +42,7 @@ typedef struct ompix_notify_win_t {
     MPI_Win win;                /* NULL once the window is destroyed */
     void *module;               /* win->w_osc_module when slots was fetched */
     int64_t *slots;             /* NULL while set_num_notify replaces it */
+    int64_t *local;             /* the private counters, or NULL */
     int num;
 } ompix_notify_win_t;
 static OBJ_CLASS_INSTANCE(ompix_notify_win_t, opal_object_t, NULL, NULL);
@@ -147,12 +148,13 @@ static ompix_notify_win_t *ompix_notify_win_find(MPI_Win win)
 static int ompix_notify_win_refresh(ompix_notify_win_t *wrec, const ompix_notify_ops_t *ops,
                                     MPI_Win win)
 {
-    int64_t *slots = NULL;
+    int64_t *slots = NULL, *local = NULL;
     int num = 0;
-    int rc = ops->notify_slots(win, &slots, &num);
+    int rc = ops->notify_slots(win, &slots, &local, &num);
 
     OPAL_THREAD_LOCK(&ompix_notify_req_global.lock);
     if (MPI_SUCCESS == rc && NULL != wrec->win) {
+        wrec->local = local;
         wrec->slots = slots;
         wrec->num = num;
         wrec->module = win->w_osc_module;
@@ -183,6 +185,7 @@ static int ompix_notify_win_get(const ompix_notify_ops_t *ops, MPI_Win win,
         } else {
             wrec->win = win;
             wrec->slots = NULL;
+            wrec->local = NULL;
             rc = ompix_notify_win_refresh(wrec, ops, win);
             if (MPI_SUCCESS == rc) {
                 rc = PMPI_Win_set_attr(win, ompix_notify_req_global.keyval, wrec);
@@ -280,7 +283,7 @@ static void ompix_notify_request_disarm_locked(ompix_notify_request_t *req)
 static bool ompix_notify_request_poll_locked(ompix_notify_request_t *req)
 {
     ompix_notify_win_t *wrec = req->wrec;
-    int64_t *slot, value;
+    int64_t *slot, *local, value;
 
     if (NULL == wrec->win || wrec->win->w_osc_module != wrec->module) {
         ompix_notify_request_finish_locked(req, 0, MPI_ERR_REQUEST);
@@ -294,11 +297,12 @@ static bool ompix_notify_request_poll_locked(ompix_notify_request_t *req)
         return true;
     }
     slot = &wrec->slots[req->id];
-    if (0 == ompix_notify_slot_load(slot)) {
+    local = NULL != wrec->local ? &wrec->local[req->id] : NULL;
+    if (0 == ompix_notify_count(slot, local)) {
         return false;
     }
     /* Another consumer may take the count between our load and exchange. */
-    value = ompix_notify_slot_take(slot);
+    value = ompix_notify_take(slot, local);
     if (0 == value) {
         return false;
     }

@@ -20,7 +20,7 @@ static const char FUNC_NAME[] = "MPIX_Win_get_notify_value";
 
 int MPIX_Win_get_notify_value(MPI_Win win, int id, MPI_Count *value)
 {
-    int64_t *slot;
+    int64_t *slot, *local;
     int rc;
 
     if (MPI_PARAM_CHECK) {
@@ -32,10 +32,10 @@ int MPIX_Win_get_notify_value(MPI_Win win, int id, MPI_Count *value)
             return ompix_notify_error(MPI_ERR_ARG, win, FUNC_NAME);
         }
     }
-    rc = ompix_notify_slot(ompix_notify_ops(win), win, id, &slot);
+    rc = ompix_notify_slot(ompix_notify_ops(win), win, id, &slot, &local);
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_notify_error(rc, win, FUNC_NAME);
     }
-    *value = (MPI_Count) ompix_notify_slot_load(slot);
+    *value = (MPI_Count) ompix_notify_count(slot, local);
     return MPI_SUCCESS;
 }

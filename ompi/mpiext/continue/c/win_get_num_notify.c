@@ -19,7 +19,7 @@ static const char FUNC_NAME[] = "MPIX_Win_get_num_notify";
 
 int MPIX_Win_get_num_notify(MPI_Win win, int *n)
 {
-    int64_t *slots;
+    int64_t *slots, *local;
     int rc;
 
     if (MPI_PARAM_CHECK) {
@@ -31,6 +31,6 @@ int MPIX_Win_get_num_notify(MPI_Win win, int *n)
             return ompix_notify_error(MPI_ERR_ARG, win, FUNC_NAME);
         }
     }
-    rc = ompix_notify_ops(win)->notify_slots(win, &slots, n);
+    rc = ompix_notify_ops(win)->notify_slots(win, &slots, &local, n);
     OMPI_ERRHANDLER_RETURN(rc, win, rc, FUNC_NAME);
 }

@@ -19,7 +19,7 @@ static const char FUNC_NAME[] = "MPIX_Win_notify_reset";
 
 int MPIX_Win_notify_reset(MPI_Win win, int id, MPI_Count *old)
 {
-    int64_t *slot;
+    int64_t *slot, *local;
     int rc;
 
     if (MPI_PARAM_CHECK) {
@@ -31,10 +31,10 @@ int MPIX_Win_notify_reset(MPI_Win win, int id, MPI_Count *old)
             return ompix_notify_error(MPI_ERR_ARG, win, FUNC_NAME);
         }
     }
-    rc = ompix_notify_slot(ompix_notify_ops(win), win, id, &slot);
+    rc = ompix_notify_slot(ompix_notify_ops(win), win, id, &slot, &local);
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_notify_error(rc, win, FUNC_NAME);
     }
-    *old = (MPI_Count) ompix_notify_slot_take(slot);
+    *old = (MPI_Count) ompix_notify_take(slot, local);
     return MPI_SUCCESS;
 }
