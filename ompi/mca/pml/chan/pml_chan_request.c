@@ -144,17 +144,32 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
     return ret;
 }
 
-/* start_one for a fast_send end (pml_chan_bind.c:mca_pml_chan_connect)
- * with no start outstanding once the last completion Wait/Test reported is
- * consumed: the same steps, with what can not happen left out.  The
- * message is written and done at once, so the request is armed and
- * complete; no lock (no threads), no progress to ask for.  Every other
- * case goes to start_one. */
+/* No start outstanding once the last completion Wait/Test reported is
+ * consumed (the usual start-wait cycle): the request is inactive and every
+ * start but the one reported (pending_report) was consumed.  An active
+ * request always has a start not consumed (only a start or report() arm
+ * it, and only for one), so inactive is part of the test, not an extra
+ * one: MPI_Start tests it first and sends a stream's later starts, whose
+ * request is armed for an older one, their own way. */
+static inline bool mca_pml_chan_request_idle_counts(const mca_pml_chan_end_t *end)
+{
+    return end->nconsumed + end->pending_report == end->nstart;
+}
+
+static inline bool mca_pml_chan_request_idle(const mca_pml_chan_end_t *end)
+{
+    return OMPI_REQUEST_INACTIVE == end->super.req_state &&
+           mca_pml_chan_request_idle_counts(end);
+}
+
+/* start_one for an idle fast_send end (pml_chan_bind.c:mca_pml_chan_connect):
+ * the same steps, with what can not happen left out.  The message is
+ * written and done at once, so the request is armed and complete; no lock
+ * (no threads), no progress to ask for.  Every other case goes to
+ * start_one. */
 static inline bool mca_pml_chan_request_fast_ok(const mca_pml_chan_end_t *end)
 {
-    return end->fast_send &&
-           end->nconsumed + (end->pending_report &&
-                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+    return end->fast_send && mca_pml_chan_request_idle(end);
 }
 
 /* Message n was written: report() and needs_poll() of start_one reduced
@@ -196,14 +211,10 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     return true;
 }
 
-/* A fast_recv end (mca_pml_chan_request_setup) still bound, with no start
- * outstanding once the last reported completion is consumed (the usual
- * start-wait cycle). */
+/* An idle fast_recv end (mca_pml_chan_request_setup) still bound. */
 static inline bool mca_pml_chan_request_recv_ok(const mca_pml_chan_end_t *end)
 {
-    return end->fast_recv && end->bound &&
-           end->nconsumed + (end->pending_report &&
-                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+    return end->fast_recv && end->bound && mca_pml_chan_request_idle(end);
 }
 
 /* Message n is in its slot (k = n % K): the copy of ring_recv_poll, and
@@ -216,45 +227,24 @@ static inline void mca_pml_chan_request_take(mca_pml_chan_end_t *end, uint64_t n
     end->pending_report = true;
 }
 
-/* A start that found its message there already (slack > 1).  The request
- * was left REQUEST_COMPLETED by the previous start, as start_fast leaves
- * a send's. */
-static __opal_attribute_noinline__ int mca_pml_chan_request_start_take(mca_pml_chan_end_t *end,
-                                                                      uint64_t n, uint64_t k,
-                                                                      const char *slot)
-{
-    ompi_request_t *r = &end->super;
-
-    mca_pml_chan_request_take(end, n, k, slot);
-    if (OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete)) {
-        return mca_pml_chan_request_fast_complete(r);
-    }
-    return OMPI_SUCCESS;
-}
-
 /* start_one for a receive end that recv_ok() accepts: no lock (no
  * threads), no credits to report, no recv_post; report() and needs_poll()
- * reduced to their outcome.  The request is armed (active); one look at
- * the slot: there (under slack), start_take; not there (a ping-pong's
- * receive, started before the peer sends), the request is pending and the
- * end must be in the busy list, where it usually is already (the look or
- * progress that took the previous message left it there:
- * mca_pml_chan_request_poll).  Every call a tail call: no stack frame. */
+ * reduced to their outcome.  The request is armed (active) and pending,
+ * without a look at the slot: a fast_recv end is a ready channel's, whose
+ * message n is sent only after receive n started (MPI's ready mode), so
+ * the message can not be there yet (an erroneous early one is taken by
+ * the Wait/Test look or progress all the same).  The end must be in the
+ * busy list, where it usually is already (the look or progress that took
+ * the previous message left it there: mca_pml_chan_request_poll).  Every
+ * call a tail call: no stack frame. */
 static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
-    uint64_t n = end->nstart, k;
-    char *slot;
+    uint64_t n = end->nstart;
 
     end->nconsumed = n;                 /* = ndone: every earlier one was reported */
     end->nstart = n + 1;
     r->req_state = OMPI_REQUEST_ACTIVE;
-    k = n & end->slot_mask;             /* fast_recv: slack is a power of two */
-    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
-    if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) ==
-        n + 1) {
-        return mca_pml_chan_request_start_take(end, n, k, slot);
-    }
     end->pending_report = false;
     if (REQUEST_COMPLETED == r->req_complete) {
         r->req_complete = REQUEST_PENDING;
@@ -266,8 +256,8 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 }
 
 /* A stream's later starts: a fast_send or fast_recv end (still bound)
- * whose request is armed for an older start and with room for one more
- * (under slack K > 1).  A send is written and done at once, so the request
+ * whose request is armed (active) for an older start and with room for one
+ * more (under slack K > 1; the caller checked active).  A send is written and done at once, so the request
  * keeps reporting the older one; a receive is only counted (the Wait/Test
  * look or progress moves its data in order).  Either way the end stays in
  * the busy list, as start_one would leave it, so that progress presents
@@ -275,7 +265,6 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 static inline bool mca_pml_chan_request_more_ok(const mca_pml_chan_end_t *end)
 {
     return (end->fast_send || (end->fast_recv && end->bound)) &&
-           OMPI_REQUEST_ACTIVE == end->super.req_state &&
            end->nstart - end->nconsumed < end->slack;
 }
 
@@ -303,7 +292,8 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
             continue;
         }
-        if (mca_pml_chan_request_more_ok((mca_pml_chan_end_t *) requests[i])) {
+        if (OMPI_REQUEST_ACTIVE == requests[i]->req_state &&
+            mca_pml_chan_request_more_ok((mca_pml_chan_end_t *) requests[i])) {
             (void) mca_pml_chan_request_start_more((mca_pml_chan_end_t *) requests[i]);
             continue;
         }
@@ -322,13 +312,34 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
     return OMPI_SUCCESS;
 }
 
+/* MPI_Start of anything but an idle fast_send end (state: the request's).
+ * Inactive: an idle receive end that recv_ok() accepts; active (armed for
+ * an older start): a stream's later start.  Only tail calls. */
+static inline int mca_pml_chan_request_start_other(mca_pml_chan_end_t *end,
+                                                   ompi_request_state_t state,
+                                                   ompi_request_t **requests)
+{
+    if (OMPI_REQUEST_INACTIVE == state) {
+        if (OPAL_LIKELY(end->fast_recv && end->bound &&
+                        mca_pml_chan_request_idle_counts(end))) {
+            return mca_pml_chan_request_start_recv(end);
+        }
+    } else if (OMPI_REQUEST_ACTIVE == state && mca_pml_chan_request_more_ok(end)) {
+        return mca_pml_chan_request_start_more(end);
+    }
+    return mca_pml_chan_request_start_all(1, requests);
+}
+
 /* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
- * of a fast_send end of a small message is start_fast written out with a
- * copy of fixed size and only tail calls (no stack frame); of a receive
- * end that recv_ok() accepts, start_recv, frameless too. */
+ * of an idle fast_send end of a small message is start_fast written out
+ * with a copy of fixed size and only tail calls (no stack frame); every
+ * other MPI_Start goes to start_other: an idle receive end that recv_ok()
+ * accepts to start_recv, frameless too, a stream's later start (the
+ * request armed, active, for an older one) straight to start_more. */
 int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
 {
     mca_pml_chan_end_t *end;
+    ompi_request_state_t state;
     uint64_t n, k;
     char *slot, *src;
 
@@ -336,11 +347,11 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
         return mca_pml_chan_request_start_all(count, requests);
     }
     end = (mca_pml_chan_end_t *) requests[0];
-    if (OPAL_UNLIKELY(!mca_pml_chan_request_fast_ok(end))) {
-        if (OPAL_LIKELY(mca_pml_chan_request_recv_ok(end))) {
-            return mca_pml_chan_request_start_recv(end);
-        }
-        return mca_pml_chan_request_start_all(count, requests);
+    /* req_state is volatile: one load for every test of it. */
+    state = end->super.req_state;
+    if (OPAL_UNLIKELY(!end->fast_send || OMPI_REQUEST_INACTIVE != state ||
+                      !mca_pml_chan_request_idle_counts(end))) {
+        return mca_pml_chan_request_start_other(end, state, requests);
     }
     n = end->nstart;
     k = n & end->slot_mask;             /* fast_send: slack is a power of two */
@@ -362,6 +373,14 @@ void mca_pml_chan_request_settle(ompi_request_t *request)
 {
     mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
 
+    /* The start just reported was the only one outstanding (every slack-1
+     * channel, and a stream drained): nothing to present.  report() would
+     * only count the consumption, which the next start, look or unbind
+     * counts as well (they all see pending_report and INACTIVE). */
+    if (end->pending_report && OMPI_REQUEST_INACTIVE == request->req_state &&
+        end->nconsumed + 1 == end->nstart) {
+        return;
+    }
     /* A stream's usual case (no threads): the next start is done already
      * (a fast_send end's always is), so report()'s outcome is the request
      * armed again for it, still REQUEST_COMPLETED, and no completion to
