@@ -36,7 +36,15 @@
 
 /* Under the end's lock.  True when the caller must ompi_request_complete()
  * the request (after dropping the lock: completion may run callbacks that
- * start this channel again). */
+ * start this channel again).
+ *
+ * Arming the request for a start that is done already, while it is still
+ * REQUEST_COMPLETED from the completion just consumed and no callback is
+ * set, leaves it so: setting it PENDING and completing it again would end
+ * COMPLETED too, and there is nobody to wake, since a waiting thread's
+ * sync object only ever replaces PENDING (ompi_request_wait_completion's
+ * compare-and-swap).  The fast paths (fast_done, settle's stream case)
+ * write this outcome out for their own case. */
 static bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
@@ -49,17 +57,19 @@ static bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
         return false;
     }
     r->req_state = OMPI_REQUEST_ACTIVE;
+    if (end->ndone > end->nconsumed) {
+        /* The status was set once, at setup. */
+        end->pending_report = true;
+        if (REQUEST_COMPLETED == r->req_complete && NULL == r->req_complete_cb) {
+            return false;
+        }
+    }
     /* The previous start's completion is stale; a waiting thread may have
      * put its sync object in place of PENDING already. */
     if (REQUEST_COMPLETED == r->req_complete) {
         r->req_complete = REQUEST_PENDING;
     }
-    if (end->ndone > end->nconsumed) {
-        /* The status was set once, at setup. */
-        end->pending_report = true;
-        return true;
-    }
-    return false;
+    return end->pending_report;
 }
 
 /* Whether progress must look at the end: data still to move, or a reported
