@@ -549,14 +549,10 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_c
     }
 }
 
-/* wait()'s slow end of a spin that found the word: any size, callbacks,
- * a sync object. */
-static __opal_attribute_noinline__ void mca_pml_chan_request_wait_take(mca_pml_chan_end_t *end,
-                                                                      uint64_t n, uint64_t k,
-                                                                      const char *slot)
+/* The sizes mca_pml_chan_copy_small copies. */
+static inline bool mca_pml_chan_request_small(size_t len)
 {
-    mca_pml_chan_request_take(end, n, k, slot);
-    mca_pml_chan_request_took(&end->super);
+    return 8 == len || 4 == len || 16 == len;
 }
 
 /* The table's wait(): the extension's Wait wrappers, before Open MPI's
@@ -567,9 +563,12 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_take(mca_pml_c
  * MCA_PML_CHAN_POLLS_PER_PROGRESS looks, or MCA_PML_CHAN_SPINS_PER_PROGRESS
  * spins (MPI's progress rule: other messages, binds, continuations).
  * The spin written out for the usual message (4, 8 or 16 bytes, no
- * callback, nobody else waiting): no call but tail calls, no stack frame,
- * so that the instructions between the word and the return are the copy
- * and three stores. */
+ * callback, nobody else waiting), every test and address computed before
+ * it (nothing else changes the end or the request meanwhile: no threads,
+ * and a callback or a sync object can only appear through a call of this
+ * process), so that the instructions between the word and the return are
+ * the copy and three stores; no call but tail calls, no stack frame.
+ * Every other case is wait_loop's. */
 void mca_pml_chan_request_wait(ompi_request_t *request)
 {
     mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
@@ -581,7 +580,9 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
         return;
     }
-    if (!mca_pml_chan_request_spin_ok(end)) {
+    if (!mca_pml_chan_request_spin_ok(end) ||
+        OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_PENDING != r->req_complete ||
+                      !mca_pml_chan_request_small(end->bytes))) {
         mca_pml_chan_request_wait_loop(end);
         return;
     }
@@ -589,21 +590,14 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     k = n & end->slot_mask;
     slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     word = (volatile uint64_t *) (slot + end->seq_off);
+    dst = end->buf + (ptrdiff_t) k * end->incr_bytes;
     for (unsigned int spins = 0; mca_common_ompix_atomic_load_acq_64(word) != n + 1;) {
         if (MCA_PML_CHAN_SPINS_PER_PROGRESS == ++spins) {
             mca_pml_chan_request_wait_loop(end);
             return;
         }
     }
-    if (OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_PENDING != r->req_complete)) {
-        mca_pml_chan_request_wait_take(end, n, k, slot);
-        return;
-    }
-    dst = end->buf + (ptrdiff_t) k * end->incr_bytes;
-    if (!mca_pml_chan_copy_small(dst, slot, end->bytes)) {
-        mca_pml_chan_request_wait_take(end, n, k, slot);
-        return;
-    }
+    (void) mca_pml_chan_copy_small(dst, slot, end->bytes);
     end->ndone = n + 1;
     end->pending_report = true;
     r->req_complete = REQUEST_COMPLETED;
