@@ -34,8 +34,8 @@
  * counting build: 12-57 % of chan_bench's receive Waits went on to
  * opal_progress; 4-11 in 100 000 with 1024), but 1024 timed slower where
  * the answer takes longer than either spin (slow mode, pml ob1, 13 runs
- * each: median 0.171 us against 0.161): a Wait busy in opal_progress
- * leaves the line alone for the peer's write. */
+ * each: median 0.171 us against 0.161; presumably a Wait busy in
+ * opal_progress leaves the line alone for the peer's write). */
 #ifndef MCA_PML_CHAN_SPINS_PER_PROGRESS
 #define MCA_PML_CHAN_SPINS_PER_PROGRESS (4 * MCA_PML_CHAN_POLLS_PER_PROGRESS)
 #endif
