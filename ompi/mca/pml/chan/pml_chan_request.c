@@ -29,14 +29,28 @@
 /* wait()'s loads of one word between opal_progress calls: a quarter of a
  * look's instructions (5 against about 20), so progress runs about as
  * often in time as after MCA_PML_CHAN_POLLS_PER_PROGRESS looks, and a
- * message landing during it is not found later more often. */
+ * message landing during it is not found later more often.  256 loads
+ * are over before a ping-pong's answer comes back more often than not (a
+ * counting build: 12-57 % of chan_bench's receive Waits went on to
+ * opal_progress; 4-11 in 100 000 with 1024), but 1024 timed slower where
+ * the answer takes longer than either spin (slow mode, pml ob1, 13 runs
+ * each: median 0.171 us against 0.161; presumably a Wait busy in
+ * opal_progress leaves the line alone for the peer's write). */
 #ifndef MCA_PML_CHAN_SPINS_PER_PROGRESS
 #define MCA_PML_CHAN_SPINS_PER_PROGRESS (4 * MCA_PML_CHAN_POLLS_PER_PROGRESS)
 #endif
 
 /* Under the end's lock.  True when the caller must ompi_request_complete()
  * the request (after dropping the lock: completion may run callbacks that
- * start this channel again). */
+ * start this channel again).
+ *
+ * Arming the request for a start that is done already, while it is still
+ * REQUEST_COMPLETED from the completion just consumed and no callback is
+ * set, leaves it so: setting it PENDING and completing it again would end
+ * COMPLETED too, and there is nobody to wake, since a waiting thread's
+ * sync object only ever replaces PENDING (ompi_request_wait_completion's
+ * compare-and-swap).  The fast paths (fast_done, settle's stream case)
+ * write this outcome out for their own case. */
 static bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
@@ -49,17 +63,19 @@ static bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
         return false;
     }
     r->req_state = OMPI_REQUEST_ACTIVE;
+    if (end->ndone > end->nconsumed) {
+        /* The status was set once, at setup. */
+        end->pending_report = true;
+        if (REQUEST_COMPLETED == r->req_complete && NULL == r->req_complete_cb) {
+            return false;
+        }
+    }
     /* The previous start's completion is stale; a waiting thread may have
      * put its sync object in place of PENDING already. */
     if (REQUEST_COMPLETED == r->req_complete) {
         r->req_complete = REQUEST_PENDING;
     }
-    if (end->ndone > end->nconsumed) {
-        /* The status was set once, at setup. */
-        end->pending_report = true;
-        return true;
-    }
-    return false;
+    return end->pending_report;
 }
 
 /* Whether progress must look at the end: data still to move, or a reported
@@ -144,17 +160,32 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
     return ret;
 }
 
-/* start_one for a fast_send end (pml_chan_bind.c:mca_pml_chan_connect)
- * with no start outstanding once the last completion Wait/Test reported is
- * consumed: the same steps, with what can not happen left out.  The
- * message is written and done at once, so the request is armed and
- * complete; no lock (no threads), no progress to ask for.  Every other
- * case goes to start_one. */
+/* No start outstanding once the last completion Wait/Test reported is
+ * consumed (the usual start-wait cycle): the request is inactive and every
+ * start but the one reported (pending_report) was consumed.  An active
+ * request always has a start not consumed (only a start or report() arm
+ * it, and only for one), so inactive is part of the test, not an extra
+ * one: MPI_Start tests it first and sends a stream's later starts, whose
+ * request is armed for an older one, their own way. */
+static inline bool mca_pml_chan_request_idle_counts(const mca_pml_chan_end_t *end)
+{
+    return end->nconsumed + end->pending_report == end->nstart;
+}
+
+static inline bool mca_pml_chan_request_idle(const mca_pml_chan_end_t *end)
+{
+    return OMPI_REQUEST_INACTIVE == end->super.req_state &&
+           mca_pml_chan_request_idle_counts(end);
+}
+
+/* start_one for an idle fast_send end (pml_chan_bind.c:mca_pml_chan_connect):
+ * the same steps, with what can not happen left out.  The message is
+ * written and done at once, so the request is armed and complete; no lock
+ * (no threads), no progress to ask for.  Every other case goes to
+ * start_one. */
 static inline bool mca_pml_chan_request_fast_ok(const mca_pml_chan_end_t *end)
 {
-    return end->fast_send &&
-           end->nconsumed + (end->pending_report &&
-                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+    return end->fast_send && mca_pml_chan_request_idle(end);
 }
 
 /* Message n was written: report() and needs_poll() of start_one reduced
@@ -196,13 +227,10 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
     return true;
 }
 
-/* An am_send end (pml_chan_bind.c: the AM path's fast_send) with no start
- * outstanding once the last reported completion is consumed. */
+/* An idle am_send end (pml_chan_bind.c: the AM path's fast_send). */
 static inline bool mca_pml_chan_request_am_ok(const mca_pml_chan_end_t *end)
 {
-    return end->am_send &&
-           end->nconsumed + (end->pending_report &&
-                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+    return end->am_send && mca_pml_chan_request_idle(end);
 }
 
 /* start_fast for an end that am_ok() accepts: pml_chan_am.c sends the
@@ -222,14 +250,11 @@ static __opal_attribute_noinline__ bool mca_pml_chan_request_start_am(mca_pml_ch
     return true;
 }
 
-/* A fast_recv end (mca_pml_chan_request_setup) still bound, with no start
- * outstanding once the last reported completion is consumed (the usual
- * start-wait cycle). */
+/* An idle fast_recv or am_recv end (mca_pml_chan_request_setup) still
+ * bound. */
 static inline bool mca_pml_chan_request_recv_ok(const mca_pml_chan_end_t *end)
 {
-    return (end->fast_recv || end->am_recv) && end->bound &&
-           end->nconsumed + (end->pending_report &&
-                             OMPI_REQUEST_INACTIVE == end->super.req_state) == end->nstart;
+    return (end->fast_recv || end->am_recv) && end->bound && mca_pml_chan_request_idle(end);
 }
 
 /* Message n is in its slot (k = n % K): the copy of ring_recv_poll, and
@@ -242,45 +267,24 @@ static inline void mca_pml_chan_request_take(mca_pml_chan_end_t *end, uint64_t n
     end->pending_report = true;
 }
 
-/* A start that found its message there already (slack > 1).  The request
- * was left REQUEST_COMPLETED by the previous start, as start_fast leaves
- * a send's. */
-static __opal_attribute_noinline__ int mca_pml_chan_request_start_take(mca_pml_chan_end_t *end,
-                                                                      uint64_t n, uint64_t k,
-                                                                      const char *slot)
-{
-    ompi_request_t *r = &end->super;
-
-    mca_pml_chan_request_take(end, n, k, slot);
-    if (OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete)) {
-        return mca_pml_chan_request_fast_complete(r);
-    }
-    return OMPI_SUCCESS;
-}
-
 /* start_one for a receive end that recv_ok() accepts: no lock (no
  * threads), no credits to report, no recv_post; report() and needs_poll()
- * reduced to their outcome.  The request is armed (active); one look at
- * the slot: there (under slack), start_take; not there (a ping-pong's
- * receive, started before the peer sends), the request is pending and the
- * end must be in the busy list, where it usually is already (the look or
- * progress that took the previous message left it there:
- * mca_pml_chan_request_poll).  Every call a tail call: no stack frame. */
+ * reduced to their outcome.  The request is armed (active) and pending,
+ * without a look at the slot: a fast_recv end is a ready channel's, whose
+ * message n is sent only after receive n started (MPI's ready mode), so
+ * the message can not be there yet (an erroneous early one is taken by
+ * the Wait/Test look or progress all the same).  The end must be in the
+ * busy list, where it usually is already (the look or progress that took
+ * the previous message left it there: mca_pml_chan_request_poll).  Every
+ * call a tail call: no stack frame. */
 static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
-    uint64_t n = end->nstart, k;
-    char *slot;
+    uint64_t n = end->nstart;
 
     end->nconsumed = n;                 /* = ndone: every earlier one was reported */
     end->nstart = n + 1;
     r->req_state = OMPI_REQUEST_ACTIVE;
-    k = n & end->slot_mask;             /* fast_recv: slack is a power of two */
-    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
-    if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) ==
-        n + 1) {
-        return mca_pml_chan_request_start_take(end, n, k, slot);
-    }
     end->pending_report = false;
     if (REQUEST_COMPLETED == r->req_complete) {
         r->req_complete = REQUEST_PENDING;
@@ -292,8 +296,8 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 }
 
 /* A stream's later starts: a fast_send or fast_recv end (still bound)
- * whose request is armed for an older start and with room for one more
- * (under slack K > 1).  A send is written and done at once, so the request
+ * whose request is armed (active) for an older start and with room for one
+ * more (under slack K > 1; the caller checked active).  A send is written and done at once, so the request
  * keeps reporting the older one; a receive is only counted (the Wait/Test
  * look or progress moves its data in order).  Either way the end stays in
  * the busy list, as start_one would leave it, so that progress presents
@@ -301,7 +305,6 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 static inline bool mca_pml_chan_request_more_ok(const mca_pml_chan_end_t *end)
 {
     return (end->fast_send || (end->fast_recv && end->bound)) &&
-           OMPI_REQUEST_ACTIVE == end->super.req_state &&
            end->nstart - end->nconsumed < end->slack;
 }
 
@@ -329,7 +332,8 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
             continue;
         }
-        if (mca_pml_chan_request_more_ok((mca_pml_chan_end_t *) requests[i])) {
+        if (OMPI_REQUEST_ACTIVE == requests[i]->req_state &&
+            mca_pml_chan_request_more_ok((mca_pml_chan_end_t *) requests[i])) {
             (void) mca_pml_chan_request_start_more((mca_pml_chan_end_t *) requests[i]);
             continue;
         }
@@ -353,13 +357,38 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
     return OMPI_SUCCESS;
 }
 
+/* MPI_Start of anything but an idle fast_send end (state: the request's).
+ * Inactive: an idle receive end that recv_ok() accepts; active (armed for
+ * an older start): a stream's later start.  Only tail calls. */
+static inline int mca_pml_chan_request_start_other(mca_pml_chan_end_t *end,
+                                                   ompi_request_state_t state,
+                                                   ompi_request_t **requests)
+{
+    if (OMPI_REQUEST_INACTIVE == state) {
+        if (OPAL_LIKELY((end->fast_recv || end->am_recv) && end->bound &&
+                        mca_pml_chan_request_idle_counts(end))) {
+            return mca_pml_chan_request_start_recv(end);
+        }
+        if (end->am_send && mca_pml_chan_request_idle_counts(end) &&
+            mca_pml_chan_request_start_am(end)) {
+            return OMPI_SUCCESS;
+        }
+    } else if (OMPI_REQUEST_ACTIVE == state && mca_pml_chan_request_more_ok(end)) {
+        return mca_pml_chan_request_start_more(end);
+    }
+    return mca_pml_chan_request_start_all(1, requests);
+}
+
 /* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
- * of a fast_send end of a small message is start_fast written out with a
- * copy of fixed size and only tail calls (no stack frame); of a receive
- * end that recv_ok() accepts, start_recv, frameless too. */
+ * of an idle fast_send end of a small message is start_fast written out
+ * with a copy of fixed size and only tail calls (no stack frame); every
+ * other MPI_Start goes to start_other: an idle receive end that recv_ok()
+ * accepts to start_recv, frameless too, a stream's later start (the
+ * request armed, active, for an older one) straight to start_more. */
 int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
 {
     mca_pml_chan_end_t *end;
+    ompi_request_state_t state;
     uint64_t n, k;
     char *slot, *src;
 
@@ -367,14 +396,11 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
         return mca_pml_chan_request_start_all(count, requests);
     }
     end = (mca_pml_chan_end_t *) requests[0];
-    if (OPAL_UNLIKELY(!mca_pml_chan_request_fast_ok(end))) {
-        if (OPAL_LIKELY(mca_pml_chan_request_recv_ok(end))) {
-            return mca_pml_chan_request_start_recv(end);
-        }
-        if (mca_pml_chan_request_am_ok(end) && mca_pml_chan_request_start_am(end)) {
-            return OMPI_SUCCESS;
-        }
-        return mca_pml_chan_request_start_all(count, requests);
+    /* req_state is volatile: one load for every test of it. */
+    state = end->super.req_state;
+    if (OPAL_UNLIKELY(!end->fast_send || OMPI_REQUEST_INACTIVE != state ||
+                      !mca_pml_chan_request_idle_counts(end))) {
+        return mca_pml_chan_request_start_other(end, state, requests);
     }
     n = end->nstart;
     k = n & end->slot_mask;             /* fast_send: slack is a power of two */
@@ -396,6 +422,14 @@ void mca_pml_chan_request_settle(ompi_request_t *request)
 {
     mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
 
+    /* The start just reported was the only one outstanding (every slack-1
+     * channel, and a stream drained): nothing to present.  report() would
+     * only count the consumption, which the next start, look or unbind
+     * counts as well (they all see pending_report and INACTIVE). */
+    if (end->pending_report && OMPI_REQUEST_INACTIVE == request->req_state &&
+        end->nconsumed + 1 == end->nstart) {
+        return;
+    }
     /* A stream's usual case (no threads): the next start is done already
      * (a fast_send end's always is), so report()'s outcome is the request
      * armed again for it, still REQUEST_COMPLETED, and no completion to
@@ -590,14 +624,10 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_c
     }
 }
 
-/* wait()'s slow end of a spin that found the word: any size, callbacks,
- * a sync object. */
-static __opal_attribute_noinline__ void mca_pml_chan_request_wait_take(mca_pml_chan_end_t *end,
-                                                                      uint64_t n, uint64_t k,
-                                                                      const char *slot)
+/* The sizes mca_pml_chan_copy_small copies. */
+static inline bool mca_pml_chan_request_small(size_t len)
 {
-    mca_pml_chan_request_take(end, n, k, slot);
-    mca_pml_chan_request_took(&end->super);
+    return 8 == len || 4 == len || 16 == len;
 }
 
 /* The table's wait(): the extension's Wait wrappers, before Open MPI's
@@ -608,9 +638,12 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_take(mca_pml_c
  * MCA_PML_CHAN_POLLS_PER_PROGRESS looks, or MCA_PML_CHAN_SPINS_PER_PROGRESS
  * spins (MPI's progress rule: other messages, binds, continuations).
  * The spin written out for the usual message (4, 8 or 16 bytes, no
- * callback, nobody else waiting): no call but tail calls, no stack frame,
- * so that the instructions between the word and the return are the copy
- * and three stores. */
+ * callback, nobody else waiting), every test and address computed before
+ * it (nothing else changes the end or the request meanwhile: no threads,
+ * and a callback or a sync object can only appear through a call of this
+ * process), so that the instructions between the word and the return are
+ * the copy and three stores; no call but tail calls, no stack frame.
+ * Every other case is wait_loop's. */
 void mca_pml_chan_request_wait(ompi_request_t *request)
 {
     mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
@@ -622,7 +655,9 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     if (REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state || !end->bound) {
         return;
     }
-    if (!mca_pml_chan_request_spin_ok(end)) {
+    if (!mca_pml_chan_request_spin_ok(end) ||
+        OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_PENDING != r->req_complete ||
+                      !mca_pml_chan_request_small(end->bytes))) {
         mca_pml_chan_request_wait_loop(end);
         return;
     }
@@ -630,21 +665,14 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     k = n & end->slot_mask;
     slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     word = (volatile uint64_t *) (slot + end->seq_off);
+    dst = end->buf + (ptrdiff_t) k * end->incr_bytes;
     for (unsigned int spins = 0; mca_common_ompix_atomic_load_acq_64(word) != n + 1;) {
         if (MCA_PML_CHAN_SPINS_PER_PROGRESS == ++spins) {
             mca_pml_chan_request_wait_loop(end);
             return;
         }
     }
-    if (OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_PENDING != r->req_complete)) {
-        mca_pml_chan_request_wait_take(end, n, k, slot);
-        return;
-    }
-    dst = end->buf + (ptrdiff_t) k * end->incr_bytes;
-    if (!mca_pml_chan_copy_small(dst, slot, end->bytes)) {
-        mca_pml_chan_request_wait_take(end, n, k, slot);
-        return;
-    }
+    (void) mca_pml_chan_copy_small(dst, slot, end->bytes);
     end->ndone = n + 1;
     end->pending_report = true;
     r->req_complete = REQUEST_COMPLETED;

@@ -168,8 +168,13 @@ static int ompix_chan_engine_done(ompi_request_t **rptr, ompi_status_public_t *s
     r->req_state = OMPI_REQUEST_INACTIVE;
     rc = r->req_status.MPI_ERROR;
     /* An engine channel, still persistent (Iunbind's completion is the
-     * original's business): straight to its settle, not the array walk. */
-    ompix_chan_engine->settle(r);
+     * original's business): straight to its settle, not the array walk;
+     * only while some channel has slack > 1 (a slack-1 channel has nothing
+     * more to present: its next start counts the consumption), so that a
+     * ping-pong's Wait pays one load for it, not a call. */
+    if (OPAL_UNLIKELY(0 != ompix_chan_global.num_watched)) {
+        ompix_chan_engine->settle(r);
+    }
     return rc;
 }
 
