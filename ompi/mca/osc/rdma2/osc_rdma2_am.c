@@ -458,6 +458,24 @@ static int mca_osc_rdma2_am_fetch(mca_osc_rdma2_peer_t *peer, mca_osc_rdma2_am_r
     return w.status;
 }
 
+
+/* An acknowledged request with no elements (MPI_BYTE, MPI_NO_OP) of kind
+ * `kind` at `addr`, counted as sent: the target's drain applies it in
+ * arrival order and answers it. */
+static void mca_osc_rdma2_am_empty_req(mca_osc_rdma2_peer_t *peer, uint8_t kind, uint64_t addr,
+                                       mca_osc_rdma2_am_req_t *req)
+{
+    memset(req, 0, sizeof(*req));
+    req->addr = addr;
+    req->origin = *OMPI_PROC_MY_NAME;
+    req->dt = (uint16_t) ompi_mpi_byte.dt.d_f_to_c_index;
+    req->op = (uint8_t) ompi_mpi_op_no_op.op.o_f_to_c_index;
+    req->kind = kind;
+    req->token = (uint64_t) (uintptr_t) peer;
+    opal_atomic_add_fetch_64(&peer->am_sent, 1);
+    opal_atomic_add_fetch_64(&peer->module->sync.am_sent, 1);
+}
+
 /* Target-notified operations (mca_osc_rdma2_am_note) are applied by the
  * target's handler and never answered; a completion makes them complete
  * at the target by sending, behind them on the same endpoint, an empty
@@ -476,14 +494,7 @@ static void mca_osc_rdma2_am_note_flush(mca_osc_rdma2_peer_t *peer)
         return;
     }
     peer->am_notes_flushed = notes;
-    memset(&req, 0, sizeof(req));
-    req.origin = *OMPI_PROC_MY_NAME;
-    req.dt = (uint16_t) ompi_mpi_byte.dt.d_f_to_c_index;
-    req.op = (uint8_t) ompi_mpi_op_no_op.op.o_f_to_c_index;
-    req.kind = MCA_OSC_RDMA2_AM_ACC;
-    req.token = (uint64_t) (uintptr_t) peer;
-    opal_atomic_add_fetch_64(&peer->am_sent, 1);
-    opal_atomic_add_fetch_64(&peer->module->sync.am_sent, 1);
+    mca_osc_rdma2_am_empty_req(peer, MCA_OSC_RDMA2_AM_ACC, 0, &req);
     if (OMPI_SUCCESS != mca_osc_rdma2_am_send(peer, &req, NULL, 0, NULL, 0)) {
         mca_osc_rdma2_am_acked(peer, OMPI_ERROR);   /* reported by this completion */
     }
@@ -500,15 +511,7 @@ int mca_osc_rdma2_am_note_queued(mca_osc_rdma2_peer_t *peer, uint64_t slot)
     mca_osc_rdma2_am_req_t req;
     int ret;
 
-    memset(&req, 0, sizeof(req));
-    req.addr = slot;
-    req.origin = *OMPI_PROC_MY_NAME;
-    req.dt = (uint16_t) ompi_mpi_byte.dt.d_f_to_c_index;
-    req.op = (uint8_t) ompi_mpi_op_no_op.op.o_f_to_c_index;
-    req.kind = MCA_OSC_RDMA2_AM_NOTE_ACC;
-    req.token = (uint64_t) (uintptr_t) peer;
-    opal_atomic_add_fetch_64(&peer->am_sent, 1);
-    opal_atomic_add_fetch_64(&peer->module->sync.am_sent, 1);
+    mca_osc_rdma2_am_empty_req(peer, MCA_OSC_RDMA2_AM_NOTE_ACC, slot, &req);
     mca_osc_rdma2_completion_am_issued(peer);
     peer->module->sync.posts_pending = true;
     ret = mca_osc_rdma2_am_send(peer, &req, NULL, 0, NULL, 0);
