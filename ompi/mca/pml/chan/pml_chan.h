@@ -55,6 +55,7 @@ typedef struct mca_pml_chan_component_t {
     opal_list_t busy;               /* those ends */
     opal_list_t ends;               /* every connected end (finalize releases them) */
     opal_list_t zombies;            /* unbound ends whose memory a peer may still write */
+    opal_list_t spares;             /* memory no peer writes, kept for the next bind */
 } mca_pml_chan_component_t;
 
 OMPI_DECLSPEC extern mca_pml_chan_component_t mca_pml_chan_component;

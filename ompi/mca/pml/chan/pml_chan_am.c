@@ -163,8 +163,7 @@ bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
  * (pml_chan_request.c). */
 void mca_pml_chan_am_choose(mca_pml_chan_end_t *end)
 {
-    bool ok = MCA_PML_CHAN_PATH_AM == end->path && end->contiguous && !end->large &&
-              !end->credits && !opal_using_threads() && 0 == (end->slack & (end->slack - 1));
+    bool ok = MCA_PML_CHAN_PATH_AM == end->path && mca_pml_chan_end_shortcut_ok(end);
 
     end->am_send = ok && end->is_send;
     end->am_recv = ok && !end->is_send;

@@ -59,13 +59,11 @@ typedef struct mca_pml_chan_zombie_t {
 
 static OBJ_CLASS_INSTANCE(mca_pml_chan_zombie_t, opal_list_item_t, NULL, NULL);
 
-/* Spares: at most MCA_PML_CHAN_SPARE_MAX blocks of at most
+/* Spares (c->spares): at most MCA_PML_CHAN_SPARE_MAX blocks of at most
  * MCA_PML_CHAN_SPARE_LEN bytes (a control block and a ring of small
  * messages).  Under the component lock. */
 #define MCA_PML_CHAN_SPARE_MAX 16
 #define MCA_PML_CHAN_SPARE_LEN (64 * 1024)
-static opal_list_t mca_pml_chan_spares;
-static bool mca_pml_chan_spares_ready = false;
 
 static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
 {
@@ -138,19 +136,15 @@ static void mca_pml_chan_unmap(ucp_mem_h memh)
  * Under c->lock. */
 static void mca_pml_chan_memory_put(ucp_mem_h memh, char *mem, size_t len)
 {
+    opal_list_t *spares = &mca_pml_chan_component.spares;
     mca_pml_chan_zombie_t *z;
 
-    if (!mca_pml_chan_spares_ready) {
-        OBJ_CONSTRUCT(&mca_pml_chan_spares, opal_list_t);
-        mca_pml_chan_spares_ready = true;
-    }
-    if (len <= MCA_PML_CHAN_SPARE_LEN &&
-        opal_list_get_size(&mca_pml_chan_spares) < MCA_PML_CHAN_SPARE_MAX &&
+    if (len <= MCA_PML_CHAN_SPARE_LEN && opal_list_get_size(spares) < MCA_PML_CHAN_SPARE_MAX &&
         NULL != (z = OBJ_NEW(mca_pml_chan_zombie_t))) {
         z->memh = memh;
         z->mem = mem;
         z->len = len;
-        opal_list_append(&mca_pml_chan_spares, &z->super);
+        opal_list_append(spares, &z->super);
         return;
     }
     mca_pml_chan_unmap(memh);
@@ -160,14 +154,12 @@ static void mca_pml_chan_memory_put(ucp_mem_h memh, char *mem, size_t len)
  * again), or false.  Under c->lock. */
 static bool mca_pml_chan_memory_get(size_t len, ucp_mem_h *memh, char **mem)
 {
+    opal_list_t *spares = &mca_pml_chan_component.spares;
     mca_pml_chan_zombie_t *z;
 
-    if (!mca_pml_chan_spares_ready) {
-        return false;
-    }
-    OPAL_LIST_FOREACH(z, &mca_pml_chan_spares, mca_pml_chan_zombie_t) {
+    OPAL_LIST_FOREACH(z, spares, mca_pml_chan_zombie_t) {
         if (z->len == len) {
-            opal_list_remove_item(&mca_pml_chan_spares, &z->super);
+            opal_list_remove_item(spares, &z->super);
             *memh = z->memh;
             *mem = z->mem;
             OBJ_RELEASE(z);
@@ -182,15 +174,10 @@ static void mca_pml_chan_memory_fini(void)
 {
     opal_list_item_t *item;
 
-    if (!mca_pml_chan_spares_ready) {
-        return;
-    }
-    while (NULL != (item = opal_list_remove_first(&mca_pml_chan_spares))) {
+    while (NULL != (item = opal_list_remove_first(&mca_pml_chan_component.spares))) {
         mca_pml_chan_unmap(((mca_pml_chan_zombie_t *) item)->memh);
         OBJ_RELEASE(item);
     }
-    OBJ_DESTRUCT(&mca_pml_chan_spares);
-    mca_pml_chan_spares_ready = false;
 }
 
 /* Frees the memory of unbound ends whose peers unbound too.  Under c->lock. */
@@ -493,9 +480,8 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     mca_pml_chan_request_setup(end);
     end->bound = true;
     /* The thread level is fixed by now (MPI_Init is over). */
-    end->fast_send = end->is_send && !end->credits && end->contiguous && !end->large &&
-                     MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
-                     0 == (end->slack & (end->slack - 1));
+    end->fast_send = end->is_send && MCA_PML_CHAN_PATH_MAPPED == end->path &&
+                     mca_pml_chan_end_shortcut_ok(end);
     mca_pml_chan_am_choose(end);
     OPAL_THREAD_LOCK(&c->lock);
     opal_list_append(&c->ends, &end->ends_item);
@@ -596,6 +582,7 @@ void mca_pml_chan_bind_fini(void)
         OBJ_DESTRUCT(&c->busy);
         OBJ_DESTRUCT(&c->ends);
         OBJ_DESTRUCT(&c->zombies);
+        OBJ_DESTRUCT(&c->spares);
         return;
     }
     while (NULL != (item = opal_list_get_first(&c->ends)) &&
@@ -609,4 +596,5 @@ void mca_pml_chan_bind_fini(void)
     OBJ_DESTRUCT(&c->busy);
     OBJ_DESTRUCT(&c->ends);
     OBJ_DESTRUCT(&c->zombies);
+    OBJ_DESTRUCT(&c->spares);
 }

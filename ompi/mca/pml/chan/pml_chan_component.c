@@ -198,6 +198,7 @@ static int mca_pml_chan_activate(void)
     OBJ_CONSTRUCT(&c->busy, opal_list_t);
     OBJ_CONSTRUCT(&c->ends, opal_list_t);
     OBJ_CONSTRUCT(&c->zombies, opal_list_t);
+    OBJ_CONSTRUCT(&c->spares, opal_list_t);
     if (OMPI_SUCCESS != mca_pml_chan_describe_init()) {
         OBJ_DESTRUCT(&c->lock);
         return OMPI_ERROR;

@@ -158,6 +158,16 @@ void mca_pml_chan_large_retire(mca_pml_chan_end_t *end);
 void mca_pml_chan_request_setup(mca_pml_chan_end_t *end);
 int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end);
 
+/* Whether an end may take the shortcuts (fast_send and fast_recv on the
+ * MAPPED path, am_send and am_recv on the AM path): contiguous, not large,
+ * no credits (a ready channel), slack a power of two (a mask), and no
+ * threads (no lock).  The thread level is fixed once MPI_Init is over. */
+static inline bool mca_pml_chan_end_shortcut_ok(const mca_pml_chan_end_t *end)
+{
+    return !end->credits && end->contiguous && !end->large && !opal_using_threads() &&
+           0 == (end->slack & (end->slack - 1));
+}
+
 /* n % slack; a mask for the usual power-of-two slack (1 included). */
 static inline uint64_t mca_pml_chan_slot_index(const mca_pml_chan_end_t *end, uint64_t n)
 {
@@ -180,8 +190,15 @@ static inline char *mca_pml_chan_user_buf(const mca_pml_chan_end_t *end, uint64_
     return end->buf + (ptrdiff_t) mca_pml_chan_slot_index(end, n) * end->incr_bytes;
 }
 
+/* The sizes channels are made for, which mca_pml_chan_copy_small copies. */
+static inline bool mca_pml_chan_small(size_t len)
+{
+    return 8 == len || 4 == len || 16 == len;
+}
+
 /* The sizes channels are made for, copied with plain loads and stores (no
- * call into libc); false for any other size, which is left uncopied. */
+ * call into libc); false for any other size, which is left uncopied.
+ * Keep its cases those of mca_pml_chan_small. */
 static inline bool mca_pml_chan_copy_small(char *dst, const char *src, size_t len)
 {
     switch (len) {

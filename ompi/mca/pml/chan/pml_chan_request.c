@@ -624,12 +624,6 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_c
     }
 }
 
-/* The sizes mca_pml_chan_copy_small copies. */
-static inline bool mca_pml_chan_request_small(size_t len)
-{
-    return 8 == len || 4 == len || 16 == len;
-}
-
 /* The table's wait(): the extension's Wait wrappers, before Open MPI's
  * Wait, which then finds the request complete.  Looking at the end
  * itself detects the message a load after it landed, where Open MPI's
@@ -657,7 +651,7 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     }
     if (!mca_pml_chan_request_spin_ok(end) ||
         OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_PENDING != r->req_complete ||
-                      !mca_pml_chan_request_small(end->bytes))) {
+                      !mca_pml_chan_small(end->bytes))) {
         mca_pml_chan_request_wait_loop(end);
         return;
     }
@@ -722,9 +716,8 @@ void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
     /* connect calls us once the path, credits and the large path are
      * known; the thread level is fixed by then (MPI_Init is over).  Unbind
      * leaves it set: its users check bound too. */
-    end->fast_recv = !end->is_send && !end->credits && end->contiguous && !end->large &&
-                     MCA_PML_CHAN_PATH_MAPPED == end->path && !opal_using_threads() &&
-                     0 == (end->slack & (end->slack - 1));
+    end->fast_recv = !end->is_send && MCA_PML_CHAN_PATH_MAPPED == end->path &&
+                     mca_pml_chan_end_shortcut_ok(end);
 }
 
 /* Moves data of one busy end and arms its request; under c->lock.  True:
