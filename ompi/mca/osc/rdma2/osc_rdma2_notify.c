@@ -224,6 +224,14 @@ static int mca_osc_rdma2_notify_peer_setup(mca_osc_rdma2_module_t *module,
     return ret;
 }
 
+/* The target's slot id, as the target addresses it (active messages,
+ * UCX atomics). */
+static inline uint64_t mca_osc_rdma2_notify_remote_slot(const mca_osc_rdma2_notify_peer_t *np,
+                                                        int id)
+{
+    return np->base + (uint64_t) id * sizeof(int64_t);
+}
+
 static inline int mca_osc_rdma2_notify_peer(mca_osc_rdma2_module_t *module,
                                             mca_osc_rdma2_peer_t *peer,
                                             mca_osc_rdma2_notify_peer_t **np)
@@ -267,13 +275,13 @@ static int mca_osc_rdma2_notify_target(mca_osc_rdma2_module_t *module,
         /* Slots UCX only emulates atomics on (TCP): one one-way message
          * the target's handler turns into the add, instead of an emulated
          * atomic (a message and its answer). */
-        return mca_osc_rdma2_am_note(peer, np->base + (uint64_t) id * sizeof(int64_t), 0, NULL,
+        return mca_osc_rdma2_am_note(peer, mca_osc_rdma2_notify_remote_slot(np, id), 0, NULL,
                                      0, NULL, 0);
     }
     if (OMPI_SUCCESS == ret) {
         module->sync.posts_pending = true;  /* MPI_Win_free waits for it to land */
         ret = mca_common_ompix_ucx_atomic_post(MCA_OSC_RDMA2_UCX, peer->ep, 1,
-                                               np->base + (uint64_t) id * sizeof(int64_t),
+                                               mca_osc_rdma2_notify_remote_slot(np, id),
                                                np->rkey);
         /* The notification is part of the operation: flush, unlock, fence
          * and complete make it land, as they do the data. */
@@ -437,7 +445,7 @@ static int mca_osc_rdma2_notify_put_note(mca_osc_rdma2_module_t *module,
     if (NULL != np->ptr) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
-    return mca_osc_rdma2_am_note(peer, np->base + (uint64_t) id * sizeof(int64_t),
+    return mca_osc_rdma2_am_note(peer, mca_osc_rdma2_notify_remote_slot(np, id),
                                  raddr + (uint64_t) lb, origin_addr, origin_count, origin_type,
                                  len);
 }
@@ -555,7 +563,7 @@ int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
         ret = mca_osc_rdma2_notify_peer(module, peer, &np);
         if (OMPI_SUCCESS == ret && NULL == np->ptr) {
             return mca_osc_rdma2_notify_class(mca_osc_rdma2_am_note_queued(
-                peer, np->base + (uint64_t) id * sizeof(int64_t)));
+                peer, mca_osc_rdma2_notify_remote_slot(np, id)));
         }
     }
     if (OMPI_SUCCESS == ret) {

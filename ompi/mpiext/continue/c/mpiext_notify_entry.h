@@ -98,6 +98,13 @@ static inline int64_t ompix_notify_count(int64_t *slot, int64_t *local)
     return ompix_notify_slot_load(slot) + (NULL != local ? *(volatile int64_t *) local : 0);
 }
 
+/* Slot id's private counter in a table's `local` array, or NULL when the
+ * table has none. */
+static inline int64_t *ompix_notify_local(int64_t *locals, int id)
+{
+    return NULL != locals ? &locals[id] : NULL;
+}
+
 /* Takes the whole count.  The exchange only when the shared counter is
  * set: an increment landing after the load stays for the next take, so
  * skipping it loses nothing, and a pipeline of our own reads takes its
@@ -133,7 +140,7 @@ static inline int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, 
         return MPI_ERR_ARG;
     }
     *slot = &slots[id];
-    *local = NULL != locals ? &locals[id] : NULL;
+    *local = ompix_notify_local(locals, id);
     return MPI_SUCCESS;
 }
 

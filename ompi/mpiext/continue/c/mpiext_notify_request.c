@@ -297,7 +297,7 @@ static bool ompix_notify_request_poll_locked(ompix_notify_request_t *req)
         return true;
     }
     slot = &wrec->slots[req->id];
-    local = NULL != wrec->local ? &wrec->local[req->id] : NULL;
+    local = ompix_notify_local(wrec->local, req->id);
     if (0 == ompix_notify_count(slot, local)) {
         return false;
     }
