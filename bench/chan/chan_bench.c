@@ -205,23 +205,38 @@ static void chan_bench_check(int rc)
     }
 }
 
-static void chan_bench_bind(MPI_Request s, MPI_Request r, MPI_Request *cs, MPI_Request *cr)
+/* The ping-pong's persistent pair (8 bytes, tag 1, toward the other
+ * rank) and, when the engine is there, its channels (else cs and cr stay
+ * MPI_REQUEST_NULL). */
+static void chan_bench_pair(MPI_Request *s, MPI_Request *r, MPI_Request *cs, MPI_Request *cr)
 {
-    int peer = 1 - rank;
-
+    MPI_Send_init(&buf_out, 1, MPI_DOUBLE, 1 - rank, 1, MPI_COMM_WORLD, s);
+    MPI_Recv_init(&buf_in, 1, MPI_DOUBLE, 1 - rank, 1, MPI_COMM_WORLD, r);
     *cs = *cr = MPI_REQUEST_NULL;
     if (NULL == chan_api || NULL == chan_api->prepare) {
         return;
     }
-    (void) peer;
     /* The engine must serve them: the table's engine entries are NULL when
      * it is off, and then the extension would bind on its fallback. */
     if (0 == rank) {
-        chan_bench_check(MPIX_Bind_channel(s, cs, MPI_INFO_NULL));
-        chan_bench_check(MPIX_Bind_channel(r, cr, MPI_INFO_NULL));
+        chan_bench_check(MPIX_Bind_channel(*s, cs, MPI_INFO_NULL));
+        chan_bench_check(MPIX_Bind_channel(*r, cr, MPI_INFO_NULL));
     } else {
-        chan_bench_check(MPIX_Bind_channel(r, cr, MPI_INFO_NULL));
-        chan_bench_check(MPIX_Bind_channel(s, cs, MPI_INFO_NULL));
+        chan_bench_check(MPIX_Bind_channel(*r, cr, MPI_INFO_NULL));
+        chan_bench_check(MPIX_Bind_channel(*s, cs, MPI_INFO_NULL));
+    }
+}
+
+/* Undoes chan_bench_pair (s, r: MPI_REQUEST_NULL when it never ran). */
+static void chan_bench_unpair(MPI_Request *s, MPI_Request *r, MPI_Request *cs, MPI_Request *cr)
+{
+    if (MPI_REQUEST_NULL != *cs) {
+        MPIX_Unbind_channel(cs);
+        MPIX_Unbind_channel(cr);
+    }
+    if (MPI_REQUEST_NULL != *s) {
+        MPI_Request_free(s);
+        MPI_Request_free(r);
     }
 }
 
@@ -229,8 +244,8 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
     int iters = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : ITERS;
-    MPI_Request s, r, cs, cr;
-    int peer;
+    MPI_Request s = MPI_REQUEST_NULL, r = MPI_REQUEST_NULL;
+    MPI_Request cs = MPI_REQUEST_NULL, cr = MPI_REQUEST_NULL;
 
     if (0 == strcmp(mode, "sendrecv")) {
         if (argc > 2 && 0 == strcmp(argv[2], "nochan")) {
@@ -251,24 +266,16 @@ int main(int argc, char **argv)
         } else {
             chan_engine_init(&argc, &argv);
         }
-        cs = cr = MPI_REQUEST_NULL;
         if (0 == strcmp(argv[3], "bound")) {
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-            MPI_Send_init(&buf_out, 1, MPI_DOUBLE, 1 - rank, 1, MPI_COMM_WORLD, &s);
-            MPI_Recv_init(&buf_in, 1, MPI_DOUBLE, 1 - rank, 1, MPI_COMM_WORLD, &r);
-            chan_bench_bind(s, r, &cs, &cr);
+            chan_bench_pair(&s, &r, &cs, &cr);
             if (MPI_REQUEST_NULL == cs) {
                 fprintf(stderr, "chan_bench: engine not available\n");
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
         }
         chan_bench_instr_sendrecv(atoi(argv[2]));
-        if (MPI_REQUEST_NULL != cs) {
-            MPIX_Unbind_channel(&cs);
-            MPIX_Unbind_channel(&cr);
-            MPI_Request_free(&s);
-            MPI_Request_free(&r);
-        }
+        chan_bench_unpair(&s, &r, &cs, &cr);
         MPI_Finalize();
         return 0;
     }
@@ -276,10 +283,7 @@ int main(int argc, char **argv)
     /* An error (a start refused under pml_chan_debug_ready, a failed bind)
      * must end the run, not leave a rank waiting. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-    peer = 1 - rank;
-    MPI_Send_init(&buf_out, 1, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &s);
-    MPI_Recv_init(&buf_in, 1, MPI_DOUBLE, peer, 1, MPI_COMM_WORLD, &r);
-    chan_bench_bind(s, r, &cs, &cr);
+    chan_bench_pair(&s, &r, &cs, &cr);
     if (0 == strcmp(mode, "instr") && argc > 3) {
         int chan = 0 == strcmp(argv[3], "chan");
         if (chan && MPI_REQUEST_NULL == cs) {
@@ -300,12 +304,7 @@ int main(int argc, char **argv)
             printf("RESULT pingpong_8B us %.4f %.4f\n", chan, persist);
         }
     }
-    if (MPI_REQUEST_NULL != cs) {
-        MPIX_Unbind_channel(&cs);
-        MPIX_Unbind_channel(&cr);
-    }
-    MPI_Request_free(&s);
-    MPI_Request_free(&r);
+    chan_bench_unpair(&s, &r, &cs, &cr);
     MPI_Finalize();
     return 0;
 }
