@@ -25,6 +25,13 @@ BEGIN_C_DECLS
 
 struct mca_pml_chan_end_t;
 
+/* pml_chan_remote: messages between processes that can not map each
+ * other's memory. */
+enum {
+    MCA_PML_CHAN_REMOTE_TAG,        /* pml_chan_tag.c */
+    MCA_PML_CHAN_REMOTE_AM,         /* pml_chan_am.c */
+};
+
 typedef struct mca_pml_chan_component_t {
     mca_pml_base_component_2_0_0_t super;
 
@@ -34,6 +41,7 @@ typedef struct mca_pml_chan_component_t {
     bool debug_ready;               /* detect a ready start before its receive */
     size_t large_min;               /* contiguous receives this big: the large path */
     bool large_cma;                 /* the large path may use cma */
+    int remote;                     /* MCA_PML_CHAN_REMOTE_* */
     int output;
 
     /* State */
@@ -51,6 +59,9 @@ typedef struct mca_pml_chan_component_t {
     size_t worker_address_len;
     bool progress_registered;
     bool have_put_ends;             /* some end moves data with UCX puts */
+    bool mappable;                  /* a same-node peer maps our UCX memory (ucp_rkey_ptr) */
+    size_t request_size;            /* UCX's, before a request we allocate (TAG path) */
+    uint64_t next_tag;              /* TAG path: the next receiving end's number */
     volatile int32_t outstanding;   /* ends with starts not yet done */
     opal_list_t busy;               /* those ends */
     opal_list_t ends;               /* every connected end (finalize releases them) */

@@ -141,6 +141,9 @@ bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
     uint64_t msg[2 + MCA_PML_CHAN_AM_SHORT / sizeof(uint64_t)];
     ucp_request_param_t param;
 
+    if (MCA_PML_CHAN_PATH_TAG == end->path) {
+        return mca_pml_chan_tag_send_now(end, n);
+    }
     param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
     param.flags = UCP_AM_SEND_FLAG_EAGER;
     if (OPAL_UNLIKELY(end->bytes > MCA_PML_CHAN_AM_SHORT)) {
@@ -155,15 +158,16 @@ bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
                                    2 * sizeof(uint64_t) + end->bytes, &param);
 }
 
-/* connect, once the path is chosen: the AM path's counterparts of
+/* connect, once the path is chosen: the AM and TAG paths' counterparts of
  * fast_send and fast_recv (a ready contiguous send, a contiguous ring
  * receive without credits to report; slack a power of two, no threads):
- * am_send ends start with mca_pml_chan_am_send_now, am_recv ends as
- * fast_recv ends do, their Wait/Test progressing pml/chan's worker
- * (pml_chan_request.c). */
+ * am_send ends start with mca_pml_chan_am_send_now (on the TAG path
+ * pml_chan_tag.c:mca_pml_chan_tag_send_now), am_recv ends as fast_recv
+ * ends do, their Wait/Test progressing pml/chan's worker, after posting
+ * the receives started (TAG path: pml_chan_request.c). */
 void mca_pml_chan_am_choose(mca_pml_chan_end_t *end)
 {
-    bool ok = MCA_PML_CHAN_PATH_AM == end->path && mca_pml_chan_end_shortcut_ok(end);
+    bool ok = mca_pml_chan_end_via_worker(end) && mca_pml_chan_end_shortcut_ok(end);
 
     end->am_send = ok && end->is_send;
     end->am_recv = ok && !end->is_send;

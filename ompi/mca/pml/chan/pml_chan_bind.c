@@ -3,9 +3,10 @@
  *
  * prepare / connect / abandon / unbind (pml_chan_api.h): each end maps its
  * memory (pml_chan_end.h), packs its key and its worker address into the
- * blob, and at connect learns the peer's and picks the path once: the
- * peer's memory mapped here (ucp_rkey_ptr, same node) or UCX puts; and,
- * when the receiver offered it at prepare, the large path
+ * blob, and at connect learns the peer's and picks the path once: tag
+ * messages when neither can map the other's memory (pml_chan_tag.c), else
+ * the peer's memory mapped here (ucp_rkey_ptr, same node) or active
+ * messages; and, when the receiver offered it at prepare, the large path
  * (pml_chan_large.c).
  *
  * Unbind is local.  An end's memory may still be written by its peer until
@@ -34,7 +35,7 @@ typedef struct mca_pml_chan_blob_t {
     uint8_t is_send;
     uint8_t credits;            /* sender: wants the receiver's credits */
     uint8_t large;              /* receiver: takes the data in place */
-    uint8_t pad;
+    uint8_t mappable;           /* same-node peers map our UCX memory */
     uint32_t slack;
     uint32_t addr_len;
     uint32_t rkey_len;
@@ -44,8 +45,10 @@ typedef struct mca_pml_chan_blob_t {
     uint64_t large_base;        /* large: message 0's buffer */
     int64_t large_incr;         /* large: address_base_increment in bytes */
     int32_t pid;                /* large: for cma on one node */
-    uint32_t pad2;
+    uint8_t tags;               /* pml_chan_remote allows the TAG path */
+    uint8_t pad[3];
     uint64_t mark;              /* large: at our control block's probe word */
+    uint64_t tag;               /* receiver: its messages' tag on the TAG path */
 } mca_pml_chan_blob_t;
 
 /* Memory of an unbound end that its peer may still write (a zombie), or
@@ -84,6 +87,10 @@ static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
     end->am_hdrs = NULL;
     end->words = NULL;
     end->stage = NULL;
+    end->tag = 0;
+    end->nposted = 0;
+    end->tag_reqs = NULL;
+    end->tag_slots = NULL;
     end->large = false;
     end->large_memh = NULL;
     end->large_rkey_buf = NULL;
@@ -105,6 +112,8 @@ static void mca_pml_chan_end_destruct(mca_pml_chan_end_t *end)
     free(end->am_hdrs);
     free(end->words);
     free(end->stage);
+    free(end->tag_reqs);
+    free(end->tag_slots);
     if (NULL != end->spec.req.type) {
         OBJ_RELEASE(end->spec.req.type);
     }
@@ -337,6 +346,9 @@ static size_t mca_pml_chan_blob_write(mca_pml_chan_end_t *end, void *blob)
     b.large_incr = (int64_t) end->incr_bytes;
     b.pid = (int32_t) getpid();
     b.mark = end->large ? mca_pml_chan_large_mark(end) : 0;
+    b.mappable = c->mappable;
+    b.tags = MCA_PML_CHAN_REMOTE_TAG == c->remote;
+    b.tag = end->tag;
     memcpy(p, &b, sizeof(b));
     p += sizeof(b);
     memcpy(p, c->worker_address, c->worker_address_len);
@@ -375,18 +387,20 @@ int mca_pml_chan_prepare(const mca_pml_chan_spec_t *spec, struct mca_pml_chan_ha
         MPI_ANY_TAG == spec->req.tag) {
         return MPI_ERR_ARG;
     }
+    end = OBJ_NEW(mca_pml_chan_end_t);
+    if (NULL == end) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
     OPAL_THREAD_LOCK(&c->lock);
     ret = mca_pml_chan_ucx_init();
     if (OMPI_SUCCESS == ret) {
         mca_pml_chan_reap(false);
+        end->tag = spec->req.is_send ? 0 : ++c->next_tag;
     }
     OPAL_THREAD_UNLOCK(&c->lock);
     if (OMPI_SUCCESS != ret) {
+        OBJ_RELEASE(end);
         return OMPI_SUCCESS;            /* *len 0: the fallback serves it */
-    }
-    end = OBJ_NEW(mca_pml_chan_end_t);
-    if (NULL == end) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
     }
     end->proc = ompi_comm_peer_lookup(spec->req.comm, spec->req.peer);
     if (OMPI_SUCCESS != mca_pml_chan_end_plan(end, spec) || NULL == end->proc) {
@@ -433,6 +447,15 @@ static int mca_pml_chan_end_reach(mca_pml_chan_end_t *end, const mca_pml_chan_bl
         return OMPI_ERR_UNREACH;
     }
     end->peer_base = b->base;
+    if (mca_pml_chan_tag_wanted(end, b->mappable, b->tags, end->is_send ? b->large : end->large)) {
+        end->path = MCA_PML_CHAN_PATH_TAG;
+        end->peer_mem = NULL;
+        if (end->is_send) {
+            end->tag = b->tag;
+            return OMPI_SUCCESS;
+        }
+        return mca_pml_chan_tag_setup(end);
+    }
     if (UCS_OK == ucp_rkey_ptr(end->rkey, b->base, &ptr)) {
         end->path = MCA_PML_CHAN_PATH_MAPPED;
         end->peer_mem = (char *) ptr;
@@ -489,7 +512,7 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     /* Large without cma: the sender's flush completes in progress; the
      * receiver (which can not tell) runs its worker in case UCX emulates
      * the sender's puts with messages. */
-    if (MCA_PML_CHAN_PATH_AM == end->path || (end->large && !end->large_cma)) {
+    if (mca_pml_chan_end_via_worker(end) || (end->large && !end->large_cma)) {
         c->have_put_ends = true;
     }
     OPAL_THREAD_UNLOCK(&c->lock);
@@ -500,7 +523,9 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
                          : !end->is_send     ? "large (in place), words on the "
                          : end->large_cma    ? "large (in place, cma), words on the "
                                              : "large (in place, UCX put), words on the ",
-                         MCA_PML_CHAN_PATH_MAPPED == end->path ? "mapped ring" : "put ring",
+                         MCA_PML_CHAN_PATH_MAPPED == end->path ? "mapped ring"
+                         : MCA_PML_CHAN_PATH_TAG == end->path  ? "ring by tag messages"
+                                                               : "ring by active messages",
                          end->contiguous ? "" : ", packed", end->credits ? ", credits" : "");
     *chan = &end->super;
     return OMPI_SUCCESS;
@@ -536,6 +561,7 @@ static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
         end->rkey = NULL;
     }
     mca_pml_chan_large_release(end);
+    mca_pml_chan_tag_release(end);
     end->fast_send = end->am_send = false;
     end->peer_mem = NULL;
     mca_pml_chan_end_drop_memory(end, signal);

@@ -45,16 +45,24 @@ mca_pml_chan_component_t mca_pml_chan_component = {
     },
 };
 
+/* pml_chan_remote */
+static const mca_base_var_enum_value_t mca_pml_chan_remote_values[] = {
+    { MCA_PML_CHAN_REMOTE_TAG, "tag" },
+    { MCA_PML_CHAN_REMOTE_AM, "am" },
+    { 0, NULL },
+};
+
 static int mca_pml_chan_register(void)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
+    mca_base_var_enum_t *remote_enum = NULL;
 
     c->enable = 1;
     (void) mca_base_component_var_register(
         &c->super.pmlm_version, "enable",
         "Bound channels (MPIX_Bind_channel) through pml/chan's engine: 1 (default) runs a "
-        "channel over its own UCX worker (shared-memory ring, or RDMA put + flag between "
-        "nodes); 0 keeps pml/chan loaded only to describe persistent requests, and the channel "
+        "channel over its own UCX worker (a shared-memory ring on one node, messages "
+        "between nodes: pml_chan_remote); 0 keeps pml/chan loaded only to describe persistent requests, and the channel "
         "extension runs every channel on its generic fallback.  pml/chan is never the selected "
         "PML: it stays loaded beside it and wraps only its isend_init and irecv_init (with an "
         "explicit --mca pml X, list it too: --mca pml X,chan)",
@@ -103,6 +111,24 @@ static int mca_pml_chan_register(void)
         "comparison and to test that way)",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
         &c->large_cma);
+
+    c->remote = MCA_PML_CHAN_REMOTE_TAG;
+    (void) mca_base_var_enum_create("pml_chan_remote", mca_pml_chan_remote_values,
+                                    &remote_enum);
+    (void) mca_base_component_var_register(
+        &c->super.pmlm_version, "remote",
+        "How a channel's messages travel when its two processes can not map each other's "
+        "memory (other nodes, or UCX without shared memory): tag (default), one tag-matched "
+        "UCX message into a receive posted into the receiver's slot (ucp_tag_send_nbx: over "
+        "TCP one copy and a send() per message); am, one UCX active message whose handler "
+        "copies it into the slot (ucp_am_send_nbx: over TCP a sendmsg() of three parts, "
+        "slower; for comparison and to test that way).  A channel takes tag only when both "
+        "processes allow it",
+        MCA_BASE_VAR_TYPE_INT, remote_enum, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_GROUP,
+        &c->remote);
+    if (NULL != remote_enum) {
+        OBJ_RELEASE(remote_enum);
+    }
 
     mca_common_ompix_ucx_register();
     return OMPI_SUCCESS;

@@ -16,7 +16,9 @@
  *     bytes, each the data (bytes, rounded up to 8) then a sequence word:
  *     message n (from 0) is in slot n % K and complete when the slot's
  *     sequence word is n + 1.  Small messages share a cache line with
- *     their sequence word.  On the large path (pml_chan_large.c) the data
+ *     their sequence word.  On the TAG path (pml_chan_tag.c) the receiver
+ *     posts its receives into the slots and their completion stores the
+ *     word.  On the large path (pml_chan_large.c) the data
  *     goes straight into the receiver's buffer and a slot is its sequence
  *     word alone (64 bytes).
  */
@@ -44,7 +46,18 @@ typedef enum {
     MCA_PML_CHAN_PATH_NONE,
     MCA_PML_CHAN_PATH_MAPPED,       /* the peer's memory through ucp_rkey_ptr */
     MCA_PML_CHAN_PATH_AM,           /* one active message per write (pml_chan_am.c) */
+    MCA_PML_CHAN_PATH_TAG,          /* one tag message per message (pml_chan_tag.c) */
 } mca_pml_chan_path_t;
+
+struct mca_pml_chan_end_t;
+
+/* TAG path, receiver: what a posted receive's completion stores. */
+typedef struct mca_pml_chan_tag_slot_t {
+    struct mca_pml_chan_end_t *end;
+    volatile uint64_t *word;        /* the slot's sequence word */
+    uint64_t value;                 /* n + 1 */
+    volatile bool posted;           /* in UCX's queue, not completed */
+} mca_pml_chan_tag_slot_t;
 
 /* pml/chan's active message on its own worker: the data goes to `data`,
  * then `value` is release-stored at `word` (addresses in the receiver). */
@@ -120,6 +133,13 @@ typedef struct mca_pml_chan_end_t {
     mca_pml_chan_am_hdr_t *am_hdrs; /* per slot: a send's AM header, until it left */
     uint64_t *words;                /* per slot: sequence words (large send) */
     char *stage;                    /* non-contiguous sends: K packed messages */
+
+    /* TAG path (pml_chan_tag.c) */
+    uint64_t tag;                   /* the receiving end's number: the messages' tag */
+    uint64_t nposted;               /* receiver: receives posted */
+    size_t tag_stride;
+    char *tag_reqs;                 /* receiver: a UCX request block per slot */
+    mca_pml_chan_tag_slot_t *tag_slots;
 } mca_pml_chan_end_t;
 
 OBJ_CLASS_DECLARATION(mca_pml_chan_end_t);
@@ -144,6 +164,28 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
 int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value);
 bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n);
 void mca_pml_chan_am_choose(mca_pml_chan_end_t *end);
+
+/* pml_chan_tag.c: the TAG path */
+int mca_pml_chan_tag_setup(mca_pml_chan_end_t *end);
+void mca_pml_chan_tag_post(mca_pml_chan_end_t *end);
+void mca_pml_chan_tag_release(mca_pml_chan_end_t *end);
+int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, const void *src, void **req);
+bool mca_pml_chan_tag_send_now(mca_pml_chan_end_t *end, uint64_t n);
+bool mca_pml_chan_tag_wanted(const mca_pml_chan_end_t *end, bool peer_mappable,
+                             bool peer_tags, bool large);
+
+/* Messages through pml/chan's worker (AM or TAG): they land and complete
+ * only as it progresses. */
+static inline bool mca_pml_chan_end_via_worker(const mca_pml_chan_end_t *end)
+{
+    return MCA_PML_CHAN_PATH_AM == end->path || MCA_PML_CHAN_PATH_TAG == end->path;
+}
+
+/* TAG path, receiver: receives started and not yet posted. */
+static inline bool mca_pml_chan_tag_unposted(const mca_pml_chan_end_t *end)
+{
+    return MCA_PML_CHAN_PATH_TAG == end->path && !end->is_send && end->nposted < end->nstart;
+}
 
 /* pml_chan_large.c: large contiguous receives written in place */
 void mca_pml_chan_large_offer(mca_pml_chan_end_t *end);

@@ -502,7 +502,11 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
     switch (mca_pml_chan_request_recv_fast(end)) {
     case 0:
         if (end->am_recv) {
-            /* It lands only as pml/chan's worker progresses. */
+            /* It lands only as pml/chan's worker progresses (on the TAG
+             * path into the receive posted first). */
+            if (mca_pml_chan_tag_unposted(end)) {
+                mca_pml_chan_tag_post(end);
+            }
             (void) ucp_worker_progress(mca_pml_chan_component.ucx.worker);
             return 1 == mca_pml_chan_request_recv_fast(end);
         }
@@ -512,7 +516,7 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
     default:
         break;
     }
-    if (MCA_PML_CHAN_PATH_AM == end->path) {
+    if (mca_pml_chan_end_via_worker(end)) {
         /* Messages land and complete only as the worker progresses; progress
          * looks at every busy end, this one included. */
         (void) mca_pml_chan_progress();
@@ -568,8 +572,9 @@ static inline bool mca_pml_chan_request_spin_ok(const mca_pml_chan_end_t *end)
     return end->fast_recv && end->ndone < end->nstart;
 }
 
-/* wait() of an am_recv end (pml_chan_bind.c: the AM path's fast_recv):
- * the message lands only as pml/chan's worker progresses, so each look
+/* wait() of an am_recv end (pml_chan_am.c: the AM and TAG paths'
+ * fast_recv): the message lands only as pml/chan's worker progresses
+ * (on the TAG path into the receive posted first), so each look
  * progresses that worker alone (over TCP one epoll_wait and, when the
  * message is there, its recv and our handler), not opal_progress's every
  * callback; opal_progress every MCA_PML_CHAN_POLLS_PER_PROGRESS looks
@@ -580,6 +585,10 @@ static void mca_pml_chan_request_wait_am(mca_pml_chan_end_t *end)
     ompi_request_t *r = &end->super;
     ucp_worker_h worker = mca_pml_chan_component.ucx.worker;
 
+    if (mca_pml_chan_tag_unposted(end)) {
+        /* TAG path: the fast start only counted it. */
+        mca_pml_chan_tag_post(end);
+    }
     for (;;) {
         for (unsigned int looks = 0; looks < MCA_PML_CHAN_POLLS_PER_PROGRESS; ++looks) {
             (void) ucp_worker_progress(worker);

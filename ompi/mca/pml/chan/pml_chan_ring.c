@@ -7,6 +7,8 @@
  *           the sequence word; no UCX call.
  *   AM:     one active message (pml_chan_am.c): the receiver's handler
  *           copies the data into the slot and release-stores the word.
+ *   TAG:    one tag message (pml_chan_tag.c) into a receive the receiver
+ *           posted into the slot; its completion release-stores the word.
  * The receiver's test is one acquire load of the slot's word (after
  * progressing the worker on the AM path, done by the progress function),
  * then a copy (or unpack) into the user's buffer.  Nothing allocates.
@@ -98,7 +100,9 @@ static int mca_pml_chan_ring_write_mapped(mca_pml_chan_end_t *end, uint64_t n)
     return OMPI_SUCCESS;
 }
 
-static int mca_pml_chan_ring_write_am(mca_pml_chan_end_t *end, uint64_t n)
+/* AM and TAG: one message through the worker, from the user's buffer or
+ * its packed copy; its request kept per slot until it left. */
+static int mca_pml_chan_ring_write_msg(mca_pml_chan_end_t *end, uint64_t n)
 {
     uint64_t k = mca_pml_chan_slot_index(end, n);
     uint64_t slot = mca_pml_chan_slot_offset(end, n);
@@ -107,6 +111,9 @@ static int mca_pml_chan_ring_write_am(mca_pml_chan_end_t *end, uint64_t n)
     if (!end->contiguous) {
         src = end->stage + k * end->bytes;
         mca_pml_chan_ring_pack(end, n, (char *) src);
+    }
+    if (MCA_PML_CHAN_PATH_TAG == end->path) {
+        return mca_pml_chan_tag_write(end, src, &end->put_reqs[2 * k]);
     }
     return mca_pml_chan_am_write(end, src, end->bytes, slot, slot + end->seq_off, n + 1,
                                  &end->am_hdrs[k], &end->put_reqs[2 * k]);
@@ -125,7 +132,7 @@ int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
         ret = end->large ? mca_pml_chan_large_write(end, end->nwritten)
               : MCA_PML_CHAN_PATH_MAPPED == end->path
                   ? mca_pml_chan_ring_write_mapped(end, end->nwritten)
-                  : mca_pml_chan_ring_write_am(end, end->nwritten);
+                  : mca_pml_chan_ring_write_msg(end, end->nwritten);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
@@ -161,11 +168,15 @@ bool mca_pml_chan_ring_send_poll(mca_pml_chan_end_t *end)
     return end->ndone != before;
 }
 
-/* Receive n = nstart - 1 was started: tell the sender if it counts. */
+/* Receive n = nstart - 1 was started: post it (TAG path), then tell the
+ * sender if it counts, so that the send it lets go finds it posted. */
 void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end)
 {
     uint64_t started = end->nstart;
 
+    if (MCA_PML_CHAN_PATH_TAG == end->path) {
+        mca_pml_chan_tag_post(end);
+    }
     if (!end->credits) {
         return;
     }
@@ -182,6 +193,10 @@ void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end)
 bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end)
 {
     uint64_t before = end->ndone;
+
+    if (mca_pml_chan_tag_unposted(end)) {
+        mca_pml_chan_tag_post(end);
+    }
 
     while (end->ndone < end->nstart) {
         uint64_t n = end->ndone;
@@ -207,7 +222,7 @@ void mca_pml_chan_ring_signal_gone(mca_pml_chan_end_t *end)
     if (MCA_PML_CHAN_PATH_MAPPED == end->path) {
         mca_common_ompix_atomic_store_rel_64(
             (volatile uint64_t *) (end->peer_mem + MCA_PML_CHAN_CTL_GONE), 1);
-    } else if (MCA_PML_CHAN_PATH_AM == end->path) {
+    } else if (mca_pml_chan_end_via_worker(end)) {
         (void) mca_pml_chan_am_write_word(end, MCA_PML_CHAN_CTL_GONE, 1);
     }
 }

@@ -1,0 +1,188 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The TAG path: where neither end can map the other's memory (another
+ * node, or a UCX without shared memory), each message is one tag-matched
+ * send on pml/chan's worker, tagged with a number the receiving end chose
+ * at prepare (unique in its process, never reused), into a receive the
+ * receiving end posted into its slot.  The receive's completion callback
+ * release-stores the slot's sequence word, so from there on the ring's
+ * receive (a load of the word, then the copy out) serves it unchanged.
+ *
+ * Why tags and not the AM path's active messages: UCX 1.13 sends an
+ * active message with uct_ep_am_short_iov (sendmsg with three iovecs over
+ * TCP), a tag message with uct_ep_am_short (copied once, send); on this
+ * machine's loopback TCP a sendmsg of three iovecs costs 120-170 ns more
+ * than a send of the same 32 bytes (3.3 µs each: the kernel runs the
+ * receive side inside the call), and ucp_tag_send_nbx 282 instructions
+ * against ucp_am_send_nbx's 482.  The receive costs more than an active
+ * message (posting it, ucp_tag_recv_nbx, about 170 instructions; the
+ * eager handler's matching): a ready receive end's fast start only counts
+ * the start and its Wait/Test or progress posts the receives started
+ * (mca_pml_chan_tag_post), before looking, which a ping-pong's replying
+ * rank reaches while its answer is still on the way.  A message that
+ * arrives before its receive is posted (a start not yet waited for, or an
+ * erroneous ready send) waits in UCX's unexpected queue and completes the
+ * receive when it is posted.
+ *
+ * Posted receives use request memory of the end's own (one block per
+ * slot: UCP_OP_ATTR_FIELD_REQUEST), so nothing allocates per message;
+ * receive n reuses slot n % K's block, whose receive n - K was taken
+ * before start n (slack).  Sends complete when they left (eager: inside
+ * the call), as on the AM path.  Both ends choose the path at connect
+ * from what both blobs say (mca_pml_chan_tag_wanted), so they agree.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ompi/mca/common/ompix/common_ompix_atomic.h"
+
+#include "pml_chan_end.h"
+
+/* A receive matches its end's tag exactly. */
+#define MCA_PML_CHAN_TAG_MASK (~(ucp_tag_t) 0)
+
+/* Receive completion: the word, as the AM path's handler stores it.  An
+ * error (the peer failed, the receive cancelled at release) stores nothing
+ * but the error, except that a failed message still completes its start
+ * with MPI_ERR_OTHER in the status rather than leave a waiter hanging. */
+static void mca_pml_chan_tag_recv_cb(void *request, ucs_status_t status,
+                                     const ucp_tag_recv_info_t *info, void *user_data)
+{
+    mca_pml_chan_tag_slot_t *s = (mca_pml_chan_tag_slot_t *) user_data;
+
+    (void) request;
+    (void) info;
+    s->posted = false;
+    if (UCS_ERR_CANCELED == status) {
+        return;
+    }
+    if (OPAL_UNLIKELY(UCS_OK != status)) {
+        MCA_PML_CHAN_VERBOSE(1, "tag receive failed: %s", ucs_status_string(status));
+        s->end->super.req_status.MPI_ERROR = MPI_ERR_OTHER;
+    }
+    mca_common_ompix_atomic_store_rel_64(s->word, s->value);
+}
+
+/* Connect, receiver on the TAG path: one request block and one record per
+ * slot. */
+int mca_pml_chan_tag_setup(mca_pml_chan_end_t *end)
+{
+    size_t stride = (mca_pml_chan_component.request_size + 63) & ~(size_t) 63;
+
+    end->nposted = 0;
+    end->tag_stride = stride;
+    end->tag_reqs = calloc(end->slack, stride);
+    end->tag_slots = calloc(end->slack, sizeof(*end->tag_slots));
+    if (NULL == end->tag_reqs || NULL == end->tag_slots) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (uint32_t k = 0; k < end->slack; ++k) {
+        end->tag_slots[k].end = end;
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Posts every receive started and not yet posted, each into its slot.
+ * Under the end's lock (or no threads).  A receive UCX refuses completes
+ * at once with MPI_ERR_OTHER in the status, rather than never. */
+void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
+{
+    ucp_request_param_t param;
+
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
+                         UCP_OP_ATTR_FIELD_REQUEST;
+    param.cb.recv = mca_pml_chan_tag_recv_cb;
+    while (end->nposted < end->nstart) {
+        uint64_t n = end->nposted, k = mca_pml_chan_slot_index(end, n);
+        char *slot = mca_pml_chan_slot(end->mem, end, n);
+        mca_pml_chan_tag_slot_t *s = &end->tag_slots[k];
+        ucs_status_ptr_t sp;
+
+        s->word = (volatile uint64_t *) (slot + end->seq_off);
+        s->value = n + 1;
+        s->posted = true;
+        param.user_data = s;
+        param.request = end->tag_reqs + k * end->tag_stride + mca_pml_chan_component.request_size;
+        sp = ucp_tag_recv_nbx(mca_pml_chan_component.ucx.worker, slot, end->bytes, end->tag,
+                              MCA_PML_CHAN_TAG_MASK, &param);
+        if (OPAL_UNLIKELY(UCS_PTR_IS_ERR(sp))) {
+            MCA_PML_CHAN_VERBOSE(1, "ucp_tag_recv_nbx failed: %s",
+                                 ucs_status_string(UCS_PTR_STATUS(sp)));
+            end->super.req_status.MPI_ERROR = MPI_ERR_OTHER;
+            sp = NULL;
+        }
+        if (NULL == sp) {
+            /* It was there already (unexpected): done inside the call,
+             * without the callback. */
+            s->posted = false;
+            mca_common_ompix_atomic_store_rel_64(s->word, s->value);
+        }
+        ++end->nposted;
+    }
+}
+
+/* Release: receives still posted (MPI_Finalize with starts outstanding)
+ * leave UCX's queue before their memory goes. */
+void mca_pml_chan_tag_release(mca_pml_chan_end_t *end)
+{
+    for (uint32_t k = 0; NULL != end->tag_slots && k < end->slack; ++k) {
+        if (end->tag_slots[k].posted) {
+            ucp_request_cancel(mca_pml_chan_component.ucx.worker,
+                               end->tag_reqs + k * end->tag_stride +
+                                   mca_pml_chan_component.request_size);
+        }
+    }
+}
+
+/* The general send of message n from `src` (the user's buffer or its
+ * packed copy); *req until it left (NULL: done). */
+int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, const void *src, void **req)
+{
+    ucp_request_param_t param;
+    ucs_status_ptr_t sp;
+
+    param.op_attr_mask = 0;
+    sp = ucp_tag_send_nbx(end->ep, src, end->bytes, end->tag, &param);
+    if (OPAL_UNLIKELY(UCS_PTR_IS_ERR(sp))) {
+        MCA_PML_CHAN_VERBOSE(1, "ucp_tag_send_nbx failed: %s",
+                             ucs_status_string(UCS_PTR_STATUS(sp)));
+        *req = NULL;
+        return OMPI_ERROR;
+    }
+    *req = sp;
+    return OMPI_SUCCESS;
+}
+
+/* The fast start of a ready contiguous send (am_send on the TAG path):
+ * sent inside the call (an eager short message: ucp_tag_send_nbx's inline
+ * send) or not at all (UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL), so there is no
+ * request to keep.  False: nothing sent; the caller takes the general
+ * path. */
+bool mca_pml_chan_tag_send_now(mca_pml_chan_end_t *end, uint64_t n)
+{
+    ucp_request_param_t param;
+
+    param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+    return NULL == ucp_tag_send_nbx(end->ep, mca_pml_chan_user_buf(end, n), end->bytes,
+                                    end->tag, &param);
+}
+
+/* Connect: the TAG path when no end can map the other's memory as far as
+ * both blobs tell (not on one node, or one of the two processes' UCX has
+ * no memory a peer maps), both allow it (pml_chan_remote) and the
+ * receiver did not take the large path: a function of what both ends
+ * know, so they agree.  A pair that could map each other but whose
+ * ucp_rkey_ptr fails keeps the AM path (the receiver then posts nothing
+ * and reads its slots). */
+bool mca_pml_chan_tag_wanted(const mca_pml_chan_end_t *end, bool peer_mappable,
+                             bool peer_tags, bool large)
+{
+    const mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    return !large && peer_tags && MCA_PML_CHAN_REMOTE_TAG == c->remote &&
+           !(OPAL_PROC_ON_LOCAL_NODE(end->proc->super.proc_flags) && c->mappable &&
+             peer_mappable);
+}
