@@ -58,10 +58,11 @@ typedef struct mca_pml_chan_component_t {
     void *worker_address;
     size_t worker_address_len;
     bool progress_registered;
-    bool have_put_ends;             /* some end moves data with UCX puts */
+    bool have_put_ends;             /* some end moves data through the worker (TAG, AM, puts) */
     bool mappable;                  /* a same-node peer maps our UCX memory (ucp_rkey_ptr) */
     size_t request_size;            /* UCX's, before a request we allocate (TAG path) */
     uint64_t next_tag;              /* TAG path: the next receiving end's number */
+    unsigned int idle_calls;        /* progress calls with nothing outstanding */
     volatile int32_t outstanding;   /* ends with starts not yet done */
     opal_list_t busy;               /* those ends */
     opal_list_t ends;               /* every connected end (finalize releases them) */

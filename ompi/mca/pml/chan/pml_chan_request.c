@@ -749,6 +749,36 @@ static bool mca_pml_chan_request_poll(mca_pml_chan_end_t *end, bool *complete)
     return poll;
 }
 
+/* Progress with no start outstanding.  A message UCX took (its send
+ * complete) may still sit partly in a transport buffer: UCX 1.13's TCP
+ * transport keeps the tail of a send the socket did not take whole
+ * (uct_tcp_ep_am_send returns success, uct_tcp_ep_check_tx_completion
+ * waits for the socket to be writable), and it leaves only as the
+ * worker progresses.  With nothing outstanding no Wait of ours runs the
+ * worker, and a sender then waiting in an ordinary MPI call for its
+ * receiver would wait forever; likewise a TAG receiver's unexpected
+ * messages and the peers' "gone" land only so.  So once an end moves
+ * data through the worker, idle progress runs it every
+ * MCA_PML_CHAN_IDLE_PROGRESS calls: one epoll_wait per 16 calls there,
+ * none in a process whose channels are all mapped.  (Not reproduced
+ * here: loopback sockets took every message whole in the tests.) */
+#define MCA_PML_CHAN_IDLE_PROGRESS 16
+
+static __opal_attribute_noinline__ int mca_pml_chan_progress_idle(mca_pml_chan_component_t *c)
+{
+    if (0 != (++c->idle_calls & (MCA_PML_CHAN_IDLE_PROGRESS - 1))) {
+        return 0;
+    }
+    if (opal_using_threads() && 0 != opal_mutex_trylock(&c->lock)) {
+        return 0;                       /* another thread is at it */
+    }
+    (void) ucp_worker_progress(c->ucx.worker);
+    if (opal_using_threads()) {
+        opal_mutex_unlock(&c->lock);
+    }
+    return 0;
+}
+
 int mca_pml_chan_progress(void)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
@@ -756,9 +786,9 @@ int mca_pml_chan_progress(void)
     opal_list_item_t *item, *next;
     int n = 0;
 
-    /* An idle process pays this load. */
+    /* An idle process pays this load (and, with ends on UCX, a test). */
     if (0 == c->outstanding) {
-        return 0;
+        return OPAL_LIKELY(!c->have_put_ends) ? 0 : mca_pml_chan_progress_idle(c);
     }
     if (opal_using_threads() && 0 != opal_mutex_trylock(&c->lock)) {
         return 0;                       /* another thread is at it */
