@@ -14,19 +14,24 @@
  *                      ordinary message and waits at once; rank 0 starts
  *                      its K sends only then (after a pause in the first
  *                      rounds, so that the receiver is already waiting);
- *   unexpected first:  rank 1 starts its receives (the fast start only
- *                      counts them: nothing is posted), tells rank 0,
- *                      sleeps while rank 0 sends, waits for and receives
- *                      rank 0's "sent", sleeps again and only then waits;
- *                      the messages came in before their receives were
- *                      posted (UCX's unexpected queue; rendezvous ones:
- *                      the sender's Wait lasts until rank 1's progress
- *                      posted them);
- *   behind another:    as above, but rank 1's first Wait is on a second
- *                      channel (8 bytes) whose message rank 0 sent after
- *                      the K others: that Wait's progress of pml/chan's
- *                      worker takes the K messages in before their
- *                      receives are posted.
+ *   unexpected first:  rank 1 starts its receives, tells rank 0 (with
+ *                      MPI_Isend: no progress), sleeps while rank 0
+ *                      sends, receives rank 0's "sent", runs one
+ *                      opal_progress, sleeps again and only then waits.
+ *                      On the TAG path a start of an idle channel only
+ *                      counts (a later start posts every receive started),
+ *                      so in the rounds of K batches of one receive (every
+ *                      other pair of rounds) and under slack 1 each message
+ *                      is in UCX's unexpected queue before its receive is
+ *                      posted (by that progress: pml/chan's progresses its
+ *                      worker first); a rendezvous sender's Wait lasts
+ *                      until then;
+ *   behind another:    rank 1 starts its receives and one of a second
+ *                      channel (8 bytes), whose message rank 0 sends after
+ *                      the K others, and waits for that one first: its
+ *                      Wait's progress of pml/chan's worker takes the
+ *                      others in (slack 1: before their receive is
+ *                      posted).
  * Then a synchronous channel (MPI_Ssend_init of 1000 ints, its sends
  * started before the receives) and a ready channel of a vector type
  * (non-contiguous, packed), bound at the same time over the same pair,
