@@ -105,22 +105,15 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
                           mca_pml_chan_am_hdr_t *hdr, void **req)
 {
     ucp_request_param_t param;
-    ucs_status_ptr_t sp;
 
     hdr->data = end->peer_base + data_off;
     hdr->word = end->peer_base + word_off;
     hdr->value = value;
     param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
     param.flags = UCP_AM_SEND_FLAG_EAGER;
-    sp = ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, hdr, sizeof(*hdr), src, len, &param);
-    if (OPAL_UNLIKELY(UCS_PTR_IS_ERR(sp))) {
-        MCA_PML_CHAN_VERBOSE(1, "ucp_am_send_nbx failed: %s",
-                             ucs_status_string(UCS_PTR_STATUS(sp)));
-        *req = NULL;
-        return OMPI_ERROR;
-    }
-    *req = sp;
-    return OMPI_SUCCESS;
+    return mca_pml_chan_keep_request(ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, hdr,
+                                                     sizeof(*hdr), src, len, &param),
+                                     "ucp_am_send_nbx", req);
 }
 
 /* The fast start of a ready contiguous send on the AM path (connect:

@@ -174,6 +174,20 @@ bool mca_pml_chan_tag_send_now(mca_pml_chan_end_t *end, uint64_t n);
 bool mca_pml_chan_tag_wanted(const mca_pml_chan_end_t *end, bool peer_mappable,
                              bool peer_tags, bool large);
 
+/* A send's status pointer (ucp_*_nbx): its request kept in *req until it
+ * completes (NULL: done already), or OMPI_ERROR with a message naming
+ * `what`. */
+static inline int mca_pml_chan_keep_request(ucs_status_ptr_t sp, const char *what, void **req)
+{
+    if (OPAL_UNLIKELY(UCS_PTR_IS_ERR(sp))) {
+        MCA_PML_CHAN_VERBOSE(1, "%s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(sp)));
+        *req = NULL;
+        return OMPI_ERROR;
+    }
+    *req = sp;
+    return OMPI_SUCCESS;
+}
+
 /* Messages through pml/chan's worker (AM or TAG): they land and complete
  * only as it progresses. */
 static inline bool mca_pml_chan_end_via_worker(const mca_pml_chan_end_t *end)

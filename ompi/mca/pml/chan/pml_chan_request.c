@@ -295,16 +295,17 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
     return OMPI_SUCCESS;
 }
 
-/* A stream's later starts: a fast_send or fast_recv end (still bound)
- * whose request is armed (active) for an older start and with room for one
- * more (under slack K > 1; the caller checked active).  A send is written and done at once, so the request
- * keeps reporting the older one; a receive is only counted (the Wait/Test
- * look or progress moves its data in order).  Either way the end stays in
+/* A stream's later starts: a fast_send, fast_recv or am_recv end (still
+ * bound) whose request is armed (active) for an older start and with room
+ * for one more (under slack K > 1; the caller checked active).  A send is
+ * written and done at once, so the request keeps reporting the older one;
+ * a receive is only counted (the Wait/Test look or progress moves its
+ * data in order; on the TAG path it posts the receive first).  Either way the end stays in
  * the busy list, as start_one would leave it, so that progress presents
  * the next start once the older one is consumed. */
 static inline bool mca_pml_chan_request_more_ok(const mca_pml_chan_end_t *end)
 {
-    return (end->fast_send || (end->fast_recv && end->bound)) &&
+    return (end->fast_send || ((end->fast_recv || end->am_recv) && end->bound)) &&
            end->nstart - end->nconsumed < end->slack;
 }
 

@@ -29,17 +29,11 @@ int mca_pml_chan_ring_put(mca_pml_chan_end_t *end, const void *src, size_t len,
                                  uint64_t offset, void **req)
 {
     ucp_request_param_t param;
-    ucs_status_ptr_t sp;
 
     memset(&param, 0, sizeof(param));
-    sp = ucp_put_nbx(end->ep, src, len, end->peer_base + offset, end->rkey, &param);
-    if (UCS_PTR_IS_ERR(sp)) {
-        MCA_PML_CHAN_VERBOSE(1, "ucp_put_nbx failed: %s",
-                             ucs_status_string(UCS_PTR_STATUS(sp)));
-        return OMPI_ERROR;
-    }
-    *req = sp;
-    return OMPI_SUCCESS;
+    return mca_pml_chan_keep_request(ucp_put_nbx(end->ep, src, len, end->peer_base + offset,
+                                                 end->rkey, &param),
+                                     "ucp_put_nbx", req);
 }
 
 bool mca_pml_chan_ring_req_done(void **req)

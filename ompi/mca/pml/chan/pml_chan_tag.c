@@ -142,18 +142,10 @@ void mca_pml_chan_tag_release(mca_pml_chan_end_t *end)
 int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, const void *src, void **req)
 {
     ucp_request_param_t param;
-    ucs_status_ptr_t sp;
 
     param.op_attr_mask = 0;
-    sp = ucp_tag_send_nbx(end->ep, src, end->bytes, end->tag, &param);
-    if (OPAL_UNLIKELY(UCS_PTR_IS_ERR(sp))) {
-        MCA_PML_CHAN_VERBOSE(1, "ucp_tag_send_nbx failed: %s",
-                             ucs_status_string(UCS_PTR_STATUS(sp)));
-        *req = NULL;
-        return OMPI_ERROR;
-    }
-    *req = sp;
-    return OMPI_SUCCESS;
+    return mca_pml_chan_keep_request(ucp_tag_send_nbx(end->ep, src, end->bytes, end->tag, &param),
+                                     "ucp_tag_send_nbx", req);
 }
 
 /* The fast start of a ready contiguous send (am_send on the TAG path):
