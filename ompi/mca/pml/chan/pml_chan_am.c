@@ -134,9 +134,6 @@ bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
     uint64_t msg[2 + MCA_PML_CHAN_AM_SHORT / sizeof(uint64_t)];
     ucp_request_param_t param;
 
-    if (MCA_PML_CHAN_PATH_TAG == end->path) {
-        return mca_pml_chan_tag_send_now(end, n);
-    }
     param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
     param.flags = UCP_AM_SEND_FLAG_EAGER;
     if (OPAL_UNLIKELY(end->bytes > MCA_PML_CHAN_AM_SHORT)) {
@@ -155,7 +152,7 @@ bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
  * fast_send and fast_recv (a ready contiguous send, a contiguous ring
  * receive without credits to report; slack a power of two, no threads):
  * am_send ends start with mca_pml_chan_am_send_now (on the TAG path
- * pml_chan_tag.c:mca_pml_chan_tag_send_now), am_recv ends as fast_recv
+ * pml_chan_end.h:mca_pml_chan_tag_send_now), am_recv ends as fast_recv
  * ends do, their Wait/Test progressing pml/chan's worker, after posting
  * the receives started (TAG path: pml_chan_request.c). */
 void mca_pml_chan_am_choose(mca_pml_chan_end_t *end)

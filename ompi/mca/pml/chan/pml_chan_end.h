@@ -170,7 +170,6 @@ int mca_pml_chan_tag_setup(mca_pml_chan_end_t *end);
 void mca_pml_chan_tag_post(mca_pml_chan_end_t *end);
 void mca_pml_chan_tag_release(mca_pml_chan_end_t *end);
 int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, const void *src, void **req);
-bool mca_pml_chan_tag_send_now(mca_pml_chan_end_t *end, uint64_t n);
 bool mca_pml_chan_tag_wanted(const mca_pml_chan_end_t *end, bool peer_mappable,
                              bool peer_tags, bool large);
 
@@ -287,6 +286,20 @@ static inline void mca_pml_chan_ring_write_contig(mca_pml_chan_end_t *end, uint6
 
     mca_pml_chan_copy(slot, mca_pml_chan_user_buf(end, n), end->bytes);
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
+}
+
+/* The fast start of a ready contiguous send (am_send on the TAG path):
+ * sent inside the call (an eager short message: ucp_tag_send_nbx's inline
+ * send) or not at all (UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL), so there is no
+ * request to keep.  False: nothing sent; the caller takes the general
+ * path.  Inline: MPI_Start's only call is UCX's. */
+static inline bool mca_pml_chan_tag_send_now(mca_pml_chan_end_t *end, uint64_t n)
+{
+    ucp_request_param_t param;
+
+    param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+    return NULL == ucp_tag_send_nbx(end->ep, mca_pml_chan_user_buf(end, n), end->bytes,
+                                    end->tag, &param);
 }
 
 END_C_DECLS

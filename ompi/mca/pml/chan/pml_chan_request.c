@@ -233,15 +233,16 @@ static inline bool mca_pml_chan_request_am_ok(const mca_pml_chan_end_t *end)
     return end->am_send && mca_pml_chan_request_idle(end);
 }
 
-/* start_fast for an end that am_ok() accepts: pml_chan_am.c sends the
- * message inside the call, so it is done, as on the mapped path; false
- * when UCX could not send it at once (nothing sent: start_one sends it
- * with a request). */
+/* start_fast for an end that am_ok() accepts: one tag message (TAG
+ * path) or active message (pml_chan_am.c) sent inside the call, so it is
+ * done, as on the mapped path; false when UCX could not send it at once
+ * (nothing sent: start_one sends it with a request). */
 static __opal_attribute_noinline__ bool mca_pml_chan_request_start_am(mca_pml_chan_end_t *end)
 {
     uint64_t n = end->nstart;
 
-    if (OPAL_UNLIKELY(!mca_pml_chan_am_send_now(end, n))) {
+    if (OPAL_UNLIKELY(!(MCA_PML_CHAN_PATH_TAG == end->path ? mca_pml_chan_tag_send_now(end, n)
+                                                           : mca_pml_chan_am_send_now(end, n)))) {
         return false;
     }
     if (mca_pml_chan_request_fast_done(end, n)) {

@@ -148,20 +148,6 @@ int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, const void *src, void **req)
                                      "ucp_tag_send_nbx", req);
 }
 
-/* The fast start of a ready contiguous send (am_send on the TAG path):
- * sent inside the call (an eager short message: ucp_tag_send_nbx's inline
- * send) or not at all (UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL), so there is no
- * request to keep.  False: nothing sent; the caller takes the general
- * path. */
-bool mca_pml_chan_tag_send_now(mca_pml_chan_end_t *end, uint64_t n)
-{
-    ucp_request_param_t param;
-
-    param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
-    return NULL == ucp_tag_send_nbx(end->ep, mca_pml_chan_user_buf(end, n), end->bytes,
-                                    end->tag, &param);
-}
-
 /* Connect: the TAG path when no end can map the other's memory as far as
  * both blobs tell (not on one node, or one of the two processes' UCX has
  * no memory a peer maps), both allow it (pml_chan_remote) and the
