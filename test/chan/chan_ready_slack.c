@@ -3,17 +3,18 @@
  *
  * Ready channels (bound from MPI_Send_init) streamed under slack: the
  * sends' fast starts, which on shared memory copy into the mapped ring and
- * over TCP send one active message each (pml/chan: the short form, the
- * message copied into the active message's data, up to 64 bytes; the
- * header form above), must deliver every message whole, in order, into
- * the right place.  Rank 1 starts K receives on one channel (slack K,
+ * over TCP send one tag message each into a receive posted into the slot
+ * (pml/chan's TAG path; chan_ready_slack_am.c: one active message each,
+ * in the short form up to 64 bytes, the message copied into the active
+ * message's data, the header form above), must deliver every message
+ * whole, in order, into the right place.  Rank 1 starts K receives on one channel (slack K,
  * address_base_increment positive, negative or none), then tells rank 0
  * with an ordinary message; rank 0 fills its K buffer positions and starts
  * K sends before waiting for any.  Every message has its own bytes (round,
  * position, byte index); rank 1 checks each position after each Wait, its
  * count, and that the bytes around the messages were not written.  Sizes
- * 1, 3, 8, 13, 64, 65 and 200 bytes (unaligned sizes: the short form puts
- * the data before the slot's sequence word).  A lost message hangs (the
+ * 1, 3, 8, 13, 64, 65 and 200 bytes (unaligned sizes: the AM path's short
+ * form puts the data before the slot's sequence word).  A lost message hangs (the
  * case times out), a reordered or misplaced one fails the checks.
  */
 #include "ompix_test.h"

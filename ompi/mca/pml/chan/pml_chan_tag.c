@@ -44,10 +44,11 @@
 /* A receive matches its end's tag exactly. */
 #define MCA_PML_CHAN_TAG_MASK (~(ucp_tag_t) 0)
 
-/* Receive completion: the word, as the AM path's handler stores it.  An
- * error (the peer failed, the receive cancelled at release) stores nothing
- * but the error, except that a failed message still completes its start
- * with MPI_ERR_OTHER in the status rather than leave a waiter hanging. */
+/* Receive completion: the word, as the AM path's handler stores it.
+ * Cancelled (release, with the receive still posted): nothing.  Another
+ * error (the peer failed): MPI_ERR_OTHER in the status and the word all
+ * the same, so that the start completes with the error instead of leaving
+ * its waiter hanging. */
 static void mca_pml_chan_tag_recv_cb(void *request, ucs_status_t status,
                                      const ucp_tag_recv_info_t *info, void *user_data)
 {
