@@ -761,10 +761,16 @@ static bool mca_pml_chan_request_poll(mca_pml_chan_end_t *end, bool *complete)
  * receiver would wait forever; likewise a TAG receiver's unexpected
  * messages and the peers' "gone" land only so.  So once an end moves
  * data through the worker, idle progress runs it every
- * MCA_PML_CHAN_IDLE_PROGRESS calls: one epoll_wait per 16 calls there,
- * none in a process whose channels are all mapped.  (Not reproduced
- * here: loopback sockets took every message whole in the tests.) */
-#define MCA_PML_CHAN_IDLE_PROGRESS 16
+ * MCA_PML_CHAN_IDLE_PROGRESS calls (a power of two), none in a process
+ * whose channels are all mapped: these messages need to leave, not to
+ * leave at once, and every progress of the worker over TCP is an
+ * epoll_wait per interface that ordinary messages would wait behind
+ * (under pml ucx one opal_progress runs one progress of its own worker).
+ * (Not reproduced here: loopback sockets took every message whole in the
+ * tests.) */
+#ifndef MCA_PML_CHAN_IDLE_PROGRESS
+#define MCA_PML_CHAN_IDLE_PROGRESS 256
+#endif
 
 static __opal_attribute_noinline__ int mca_pml_chan_progress_idle(mca_pml_chan_component_t *c)
 {
