@@ -14,10 +14,10 @@
  * TCP), a tag message with uct_ep_am_short (copied once, send); on this
  * machine's loopback TCP a sendmsg of three iovecs costs 120-170 ns more
  * than a send of the same 32 bytes (3.3 µs each: the kernel runs the
- * receive side inside the call), and ucp_tag_send_nbx 282 instructions
- * against ucp_am_send_nbx's 482.  The receive costs more than an active
- * message (posting it, ucp_tag_recv_nbx, about 170 instructions; the
- * eager handler's matching): a ready receive end's fast start only counts
+ * receive side inside the call), and ucp_tag_send_nbx 269 instructions
+ * against ucp_am_send_nbx's 480.  The receive costs more than an active
+ * message (posting it, ucp_tag_recv_nbx, 158 instructions; the eager
+ * handler's matching, 158 against 116): a ready receive end's fast start only counts
  * the start and its Wait/Test or progress posts the receives started
  * (mca_pml_chan_tag_post), before looking, which a ping-pong's replying
  * rank reaches while its answer is still on the way.  A message that
