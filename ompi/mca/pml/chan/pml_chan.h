@@ -58,7 +58,7 @@ typedef struct mca_pml_chan_component_t {
     void *worker_address;
     size_t worker_address_len;
     bool progress_registered;
-    bool have_put_ends;             /* some end moves data through the worker (TAG, AM, puts) */
+    bool have_worker_ends;          /* some end moves data through the worker (TAG, AM, puts) */
     bool mappable;                  /* a same-node peer maps our UCX memory (ucp_rkey_ptr) */
     size_t request_size;            /* UCX's, before a request we allocate (TAG path) */
     uint64_t next_tag;              /* TAG path: the next receiving end's number */

@@ -33,11 +33,6 @@
 /* mca_pml_chan_am_send_now's short form carries messages up to this size. */
 #define MCA_PML_CHAN_AM_SHORT 64
 
-static inline size_t mca_pml_chan_am_round8(size_t n)
-{
-    return (n + 7) & ~(size_t) 7;
-}
-
 /* The short form (mca_pml_chan_am_send_now): no header; the data is
  * the word's address, the value, then the message, which goes right
  * before the word (a slot's data is its bytes rounded up to 8, then the
@@ -49,7 +44,7 @@ static ucs_status_t mca_pml_chan_am_recv_short(const char *data, size_t length)
     memcpy(w, data, sizeof(w));
     length -= sizeof(w);
     if (length > 0) {
-        memcpy((void *) (uintptr_t) (w[0] - mca_pml_chan_am_round8(length)), data + sizeof(w),
+        memcpy((void *) (uintptr_t) (w[0] - mca_pml_chan_round(length, 8)), data + sizeof(w),
                length);
     }
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (uintptr_t) w[0], w[1]);

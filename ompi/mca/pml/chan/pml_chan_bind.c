@@ -125,11 +125,6 @@ static void mca_pml_chan_end_destruct(mca_pml_chan_end_t *end)
 OBJ_CLASS_INSTANCE(mca_pml_chan_end_t, ompi_request_t, mca_pml_chan_end_construct,
                    mca_pml_chan_end_destruct);
 
-static size_t mca_pml_chan_round(size_t n, size_t to)
-{
-    return (n + to - 1) / to * to;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Memory                                                                  */
 
@@ -195,7 +190,7 @@ static void mca_pml_chan_reap(bool all)
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
     mca_pml_chan_zombie_t *z, *next;
 
-    if (c->have_put_ends) {
+    if (c->have_worker_ends) {
         /* On the AM path "gone" lands as the worker progresses. */
         (void) ucp_worker_progress(c->ucx.worker);
     }
@@ -513,7 +508,7 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
      * receiver (which can not tell) runs its worker in case UCX emulates
      * the sender's puts with messages. */
     if (mca_pml_chan_end_via_worker(end) || (end->large && !end->large_cma)) {
-        c->have_put_ends = true;
+        c->have_worker_ends = true;
     }
     OPAL_THREAD_UNLOCK(&c->lock);
     MCA_PML_CHAN_VERBOSE(20, "%s end to rank %d tag %d: %zu bytes, slack %u, %s%s%s%s",

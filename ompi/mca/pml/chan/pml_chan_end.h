@@ -83,7 +83,7 @@ typedef struct mca_pml_chan_end_t {
     bool fast_recv;                 /* mapped contiguous ring receive (not large), no
                                      * credits, slack a power of two, no threads:
                                      * start_recv, look and wait serve it (while bound) */
-    bool am_send, am_recv;          /* the same on the AM path (pml_chan_am.c:
+    bool am_send, am_recv;          /* the same on the AM and TAG paths (pml_chan_am.c:
                                      * mca_pml_chan_am_choose) */
     uint32_t slack;
     uint32_t slot_mask;             /* slack - 1 when slack is a power of two, else 0 */
@@ -194,10 +194,13 @@ static inline bool mca_pml_chan_end_via_worker(const mca_pml_chan_end_t *end)
     return MCA_PML_CHAN_PATH_AM == end->path || MCA_PML_CHAN_PATH_TAG == end->path;
 }
 
-/* TAG path, receiver: receives started and not yet posted. */
-static inline bool mca_pml_chan_tag_unposted(const mca_pml_chan_end_t *end)
+/* TAG path, receiver: posts the receives started and not yet posted
+ * (a fast start only counts them); otherwise nothing, without a call. */
+static inline void mca_pml_chan_tag_post_started(mca_pml_chan_end_t *end)
 {
-    return MCA_PML_CHAN_PATH_TAG == end->path && !end->is_send && end->nposted < end->nstart;
+    if (MCA_PML_CHAN_PATH_TAG == end->path && !end->is_send && end->nposted < end->nstart) {
+        mca_pml_chan_tag_post(end);
+    }
 }
 
 /* pml_chan_large.c: large contiguous receives written in place */
@@ -214,13 +217,20 @@ void mca_pml_chan_request_setup(mca_pml_chan_end_t *end);
 int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end);
 
 /* Whether an end may take the shortcuts (fast_send and fast_recv on the
- * MAPPED path, am_send and am_recv on the AM path): contiguous, not large,
+ * MAPPED path, am_send and am_recv on the AM and TAG paths): contiguous, not large,
  * no credits (a ready channel), slack a power of two (a mask), and no
  * threads (no lock).  The thread level is fixed once MPI_Init is over. */
 static inline bool mca_pml_chan_end_shortcut_ok(const mca_pml_chan_end_t *end)
 {
     return !end->credits && end->contiguous && !end->large && !opal_using_threads() &&
            0 == (end->slack & (end->slack - 1));
+}
+
+/* n rounded up to a multiple of `to` (slot layout: the data rounded to 8,
+ * the slot to 64). */
+static inline size_t mca_pml_chan_round(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
 }
 
 /* n % slack; a mask for the usual power-of-two slack (1 included). */

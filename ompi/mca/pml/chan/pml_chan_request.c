@@ -506,9 +506,7 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
         if (end->am_recv) {
             /* It lands only as pml/chan's worker progresses (on the TAG
              * path into the receive posted first). */
-            if (mca_pml_chan_tag_unposted(end)) {
-                mca_pml_chan_tag_post(end);
-            }
+            mca_pml_chan_tag_post_started(end);
             (void) ucp_worker_progress(mca_pml_chan_component.ucx.worker);
             return 1 == mca_pml_chan_request_recv_fast(end);
         }
@@ -587,10 +585,7 @@ static void mca_pml_chan_request_wait_am(mca_pml_chan_end_t *end)
     ompi_request_t *r = &end->super;
     ucp_worker_h worker = mca_pml_chan_component.ucx.worker;
 
-    if (mca_pml_chan_tag_unposted(end)) {
-        /* TAG path: the fast start only counted it. */
-        mca_pml_chan_tag_post(end);
-    }
+    mca_pml_chan_tag_post_started(end);
     for (;;) {
         for (unsigned int looks = 0; looks < MCA_PML_CHAN_POLLS_PER_PROGRESS; ++looks) {
             (void) ucp_worker_progress(worker);
@@ -796,12 +791,12 @@ int mca_pml_chan_progress(void)
 
     /* An idle process pays this load (and, with ends on UCX, a test). */
     if (0 == c->outstanding) {
-        return OPAL_LIKELY(!c->have_put_ends) ? 0 : mca_pml_chan_progress_idle(c);
+        return OPAL_LIKELY(!c->have_worker_ends) ? 0 : mca_pml_chan_progress_idle(c);
     }
     if (opal_using_threads() && 0 != opal_mutex_trylock(&c->lock)) {
         return 0;                       /* another thread is at it */
     }
-    if (c->have_put_ends) {
+    if (c->have_worker_ends) {
         (void) ucp_worker_progress(c->ucx.worker);
     }
     OPAL_LIST_FOREACH_SAFE(item, next, &c->busy, opal_list_item_t) {

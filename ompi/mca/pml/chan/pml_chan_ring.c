@@ -168,9 +168,7 @@ void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end)
 {
     uint64_t started = end->nstart;
 
-    if (MCA_PML_CHAN_PATH_TAG == end->path) {
-        mca_pml_chan_tag_post(end);
-    }
+    mca_pml_chan_tag_post_started(end);
     if (!end->credits) {
         return;
     }
@@ -188,10 +186,7 @@ bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end)
 {
     uint64_t before = end->ndone;
 
-    if (mca_pml_chan_tag_unposted(end)) {
-        mca_pml_chan_tag_post(end);
-    }
-
+    mca_pml_chan_tag_post_started(end);
     while (end->ndone < end->nstart) {
         uint64_t n = end->ndone;
         char *slot = mca_pml_chan_slot(end->mem, end, n);

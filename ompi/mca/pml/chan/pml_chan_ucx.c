@@ -70,19 +70,14 @@ int mca_pml_chan_ucx_init(void)
     if (OMPI_SUCCESS != mca_common_ompix_ucx_open(&c->ucx, "pml/chan", &params)) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
+    attr.field_mask = UCP_ATTR_FIELD_REQUEST_SIZE;
     if (OMPI_SUCCESS != mca_pml_chan_am_init(c->ucx.worker) ||
+        UCS_OK != ucp_context_query(c->ucx.context, &attr) ||
         UCS_OK != ucp_worker_get_address(c->ucx.worker, &addr, &c->worker_address_len)) {
         mca_common_ompix_ucx_close(&c->ucx);
         return OMPI_ERR_NOT_AVAILABLE;
     }
     c->worker_address = addr;
-    attr.field_mask = UCP_ATTR_FIELD_REQUEST_SIZE;
-    if (UCS_OK != ucp_context_query(c->ucx.context, &attr)) {
-        ucp_worker_release_address(c->ucx.worker, addr);
-        c->worker_address = NULL;
-        mca_common_ompix_ucx_close(&c->ucx);
-        return OMPI_ERR_NOT_AVAILABLE;
-    }
     c->request_size = attr.request_size;
     c->mappable = mca_pml_chan_ucx_mappable(c);
     if (!c->progress_registered) {
