@@ -28,8 +28,8 @@ struct mca_pml_chan_end_t;
 /* pml_chan_remote: messages between processes that can not map each
  * other's memory. */
 enum {
-    MCA_PML_CHAN_REMOTE_TAG,        /* pml_chan_tag.c */
-    MCA_PML_CHAN_REMOTE_AM,         /* pml_chan_am.c */
+    MCA_PML_CHAN_REMOTE_TAG,        /* pml_chan_path_tag.c */
+    MCA_PML_CHAN_REMOTE_AM,         /* pml_chan_path_am.c */
 };
 
 typedef struct mca_pml_chan_component_t {

@@ -3,11 +3,12 @@
  *
  * prepare / connect / abandon / unbind (pml_chan_api.h): each end maps its
  * memory (pml_chan_end.h), packs its key and its worker address into the
- * blob, and at connect learns the peer's and picks the path once: tag
- * messages when neither can map the other's memory (pml_chan_tag.c), else
- * the peer's memory mapped here (ucp_rkey_ptr, same node) or active
- * messages; and, when the receiver offered it at prepare, the large path
- * (pml_chan_large.c).
+ * blob, and at connect learns the peer's and picks the path once
+ * (pml_chan_path.h, mca_pml_chan_path_choose): the large path when the
+ * receiver offered it at prepare (pml_chan_path_large.c), tag messages
+ * when neither can map the other's memory (pml_chan_path_tag.c), else the
+ * peer's memory mapped here (ucp_rkey_ptr, same node:
+ * pml_chan_path_mapped.c) or active messages (pml_chan_path_am.c).
  *
  * Unbind is local.  An end's memory may still be written by its peer until
  * the peer unbinds too: each end writes "gone" into the peer's control
@@ -26,30 +27,10 @@
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
-#include "pml_chan_end.h"
+#include "pml_chan_path.h"
+#include "pml_chan_request.h"
 
 #define MCA_PML_CHAN_BLOB_MAGIC 0x4e414843u     /* "CHAN" */
-
-typedef struct mca_pml_chan_blob_t {
-    uint32_t magic;
-    uint8_t is_send;
-    uint8_t credits;            /* sender: wants the receiver's credits */
-    uint8_t large;              /* receiver: takes the data in place */
-    uint8_t mappable;           /* same-node peers map our UCX memory */
-    uint32_t slack;
-    uint32_t addr_len;
-    uint32_t rkey_len;
-    uint32_t large_rkey_len;    /* large: the key of its buffer, after our rkey */
-    uint64_t bytes;
-    uint64_t base;              /* our control block */
-    uint64_t large_base;        /* large: message 0's buffer */
-    int64_t large_incr;         /* large: address_base_increment in bytes */
-    int32_t pid;                /* large: for cma on one node */
-    uint8_t tags;               /* pml_chan_remote allows the TAG path */
-    uint8_t pad[3];
-    uint64_t mark;              /* large: at our control block's probe word */
-    uint64_t tag;               /* receiver: its messages' tag on the TAG path */
-} mca_pml_chan_blob_t;
 
 /* Memory of an unbound end that its peer may still write (a zombie), or
  * that no peer writes any more, kept for the next prepare (a spare). */
@@ -74,13 +55,13 @@ static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
     OBJ_CONSTRUCT(&end->ends_item, opal_list_item_t);
     OBJ_CONSTRUCT(&end->lock, opal_mutex_t);
     OBJ_CONSTRUCT(&end->convertor, opal_convertor_t);
-    end->busy = end->listed = end->bound = end->fast_send = false;
-    end->am_send = end->am_recv = false;
+    end->busy = end->listed = end->bound = end->fast_send = end->fast_recv = false;
+    end->am_send = end->am_recv = end->via_worker = end->uses_worker = false;
     end->memh = NULL;
     end->mem = NULL;
     end->rkey_buf = NULL;
     end->rkey = NULL;
-    end->path = MCA_PML_CHAN_PATH_NONE;
+    end->path = NULL;
     end->nstart = end->nwritten = end->ndone = end->nconsumed = 0;
     end->pending_report = false;
     end->put_reqs = NULL;
@@ -426,10 +407,26 @@ void mca_pml_chan_abandon(struct mca_pml_chan_half_t *half)
 /* ---------------------------------------------------------------------- */
 /* connect                                                                 */
 
+/* The end's path, once its peer is reached (peer_mem: the peer's memory
+ * mapped here, or NULL).  Both ends choose alike from what both blobs say:
+ * the receiver alone decides for the large path; the TAG path is a
+ * function of both blobs (mca_pml_chan_tag_wanted).  A new path is one
+ * line here. */
+static const mca_pml_chan_path_t *mca_pml_chan_path_choose(const mca_pml_chan_end_t *end,
+                                                           bool large, bool tag)
+{
+    return large                  ? &mca_pml_chan_path_large
+           : tag                  ? &mca_pml_chan_path_tag
+           : NULL != end->peer_mem ? &mca_pml_chan_path_mapped
+                                  : &mca_pml_chan_path_am;
+}
+
 static int mca_pml_chan_end_reach(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *b,
                                   const char *addr, const char *rkey)
 {
     mca_common_ompix_ucx_t *ucx = &mca_pml_chan_component.ucx;
+    bool large = end->is_send ? b->large : end->large;
+    bool tag;
     void *ptr = NULL;
 
     if (OMPI_SUCCESS != mca_common_ompix_ucx_proc_set_address(ucx, end->proc, addr,
@@ -442,22 +439,10 @@ static int mca_pml_chan_end_reach(mca_pml_chan_end_t *end, const mca_pml_chan_bl
         return OMPI_ERR_UNREACH;
     }
     end->peer_base = b->base;
-    if (mca_pml_chan_tag_wanted(end, b->mappable, b->tags, end->is_send ? b->large : end->large)) {
-        end->path = MCA_PML_CHAN_PATH_TAG;
-        end->peer_mem = NULL;
-        if (end->is_send) {
-            end->tag = b->tag;
-            return OMPI_SUCCESS;
-        }
-        return mca_pml_chan_tag_setup(end);
-    }
-    if (UCS_OK == ucp_rkey_ptr(end->rkey, b->base, &ptr)) {
-        end->path = MCA_PML_CHAN_PATH_MAPPED;
-        end->peer_mem = (char *) ptr;
-    } else {
-        end->path = MCA_PML_CHAN_PATH_AM;
-        end->peer_mem = NULL;
-    }
+    tag = !large && mca_pml_chan_tag_wanted(end, b->mappable, b->tags);
+    end->peer_mem = !tag && UCS_OK == ucp_rkey_ptr(end->rkey, b->base, &ptr) ? (char *) ptr
+                                                                               : NULL;
+    end->path = mca_pml_chan_path_choose(end, large, tag);
     return OMPI_SUCCESS;
 }
 
@@ -485,9 +470,8 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
         end->credits = b.credits;
     }
     ret = mca_pml_chan_end_reach(end, &b, p + sizeof(b), p + sizeof(b) + b.addr_len);
-    if (OMPI_SUCCESS == ret && b.large) {
-        ret = mca_pml_chan_large_accept(end, p + sizeof(b) + b.addr_len + b.rkey_len,
-                                        b.large_base, b.large_incr, b.pid, b.mark);
+    if (OMPI_SUCCESS == ret) {
+        ret = end->path->connect(end, &b, p + sizeof(b) + b.addr_len + b.rkey_len);
     }
     if (OMPI_SUCCESS != ret) {
         opal_show_help("help-pml-chan.txt", "unreachable", true,
@@ -497,30 +481,19 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     }
     mca_pml_chan_request_setup(end);
     end->bound = true;
-    /* The thread level is fixed by now (MPI_Init is over). */
-    end->fast_send = end->is_send && MCA_PML_CHAN_PATH_MAPPED == end->path &&
-                     mca_pml_chan_end_shortcut_ok(end);
-    mca_pml_chan_am_choose(end);
     OPAL_THREAD_LOCK(&c->lock);
     opal_list_append(&c->ends, &end->ends_item);
     end->listed = true;
-    /* Large without cma: the sender's flush completes in progress; the
-     * receiver (which can not tell) runs its worker in case UCX emulates
-     * the sender's puts with messages. */
-    if (mca_pml_chan_end_via_worker(end) || (end->large && !end->large_cma)) {
+    if (end->uses_worker) {
         c->have_worker_ends = true;
     }
     OPAL_THREAD_UNLOCK(&c->lock);
-    MCA_PML_CHAN_VERBOSE(20, "%s end to rank %d tag %d: %zu bytes, slack %u, %s%s%s%s",
+    MCA_PML_CHAN_VERBOSE(20, "%s end to rank %d tag %d: %zu bytes, slack %u, %s%s%s%s%s",
                          end->is_send ? "send" : "receive", end->spec.req.peer,
-                         end->spec.req.tag, end->bytes, end->slack,
-                         !end->large         ? ""
-                         : !end->is_send     ? "large (in place), words on the "
-                         : end->large_cma    ? "large (in place, cma), words on the "
-                                             : "large (in place, UCX put), words on the ",
-                         MCA_PML_CHAN_PATH_MAPPED == end->path ? "mapped ring"
-                         : MCA_PML_CHAN_PATH_TAG == end->path  ? "ring by tag messages"
-                                                               : "ring by active messages",
+                         end->spec.req.tag, end->bytes, end->slack, end->path->name,
+                         !end->large ? "" : NULL != end->peer_mem ? ", words mapped"
+                                                                  : ", words by active messages",
+                         !end->is_send || !end->large ? "" : end->large_cma ? ", cma" : ", UCX puts",
                          end->contiguous ? "" : ", packed", end->credits ? ", credits" : "");
     *chan = &end->super;
     return OMPI_SUCCESS;
@@ -555,8 +528,9 @@ static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
         ucp_rkey_destroy(end->rkey);
         end->rkey = NULL;
     }
-    mca_pml_chan_large_release(end);
-    mca_pml_chan_tag_release(end);
+    if (NULL != end->path->release) {
+        end->path->release(end);
+    }
     end->fast_send = end->am_send = false;
     end->peer_mem = NULL;
     mca_pml_chan_end_drop_memory(end, signal);

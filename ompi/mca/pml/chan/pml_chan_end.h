@@ -10,15 +10,15 @@
  *     credits (word 0): receives started, written by the receiver into the
  *                       sender's block (synchronous channels, debug_ready)
  *     probe (word 8):   receiver, large path: a mark the sender's cma
- *                       probe reads (pml_chan_large.c)
+ *                       probe reads (pml_chan_path_large.c)
  *     gone (word 64):   the peer unbound and writes no more
  *   ring (receiver only, after its control block): K slots of slot_size
  *     bytes, each the data (bytes, rounded up to 8) then a sequence word:
  *     message n (from 0) is in slot n % K and complete when the slot's
  *     sequence word is n + 1.  Small messages share a cache line with
- *     their sequence word.  On the TAG path (pml_chan_tag.c) the receiver
+ *     their sequence word.  On the TAG path (pml_chan_path_tag.c) the receiver
  *     posts its receives into the slots and their completion stores the
- *     word.  On the large path (pml_chan_large.c) the data
+ *     word.  On the large path (pml_chan_path_large.c) the data
  *     goes straight into the receiver's buffer and a slot is its sequence
  *     word alone (64 bytes).
  */
@@ -42,14 +42,9 @@ BEGIN_C_DECLS
 #define MCA_PML_CHAN_CTL_PROBE 8    /* receiver's: the sender's cma probe */
 #define MCA_PML_CHAN_CTL_GONE 64
 
-typedef enum {
-    MCA_PML_CHAN_PATH_NONE,
-    MCA_PML_CHAN_PATH_MAPPED,       /* the peer's memory through ucp_rkey_ptr */
-    MCA_PML_CHAN_PATH_AM,           /* one active message per write (pml_chan_am.c) */
-    MCA_PML_CHAN_PATH_TAG,          /* one tag message per message (pml_chan_tag.c) */
-} mca_pml_chan_path_t;
-
 struct mca_pml_chan_end_t;
+/* How the end moves its messages (pml_chan_path.h), chosen at connect. */
+typedef struct mca_pml_chan_path_t mca_pml_chan_path_t;
 
 /* TAG path, receiver: what a posted receive's completion stores. */
 typedef struct mca_pml_chan_tag_slot_t {
@@ -83,8 +78,12 @@ typedef struct mca_pml_chan_end_t {
     bool fast_recv;                 /* mapped contiguous ring receive (not large), no
                                      * credits, slack a power of two, no threads:
                                      * start_recv, look and wait serve it (while bound) */
-    bool am_send, am_recv;          /* the same on the AM and TAG paths (pml_chan_am.c:
+    bool am_send, am_recv;          /* the same on the AM and TAG paths (pml_chan_path_am.c:
                                      * mca_pml_chan_am_choose) */
+    bool via_worker;                /* its messages or words land only as pml/chan's
+                                     * worker progresses (AM, TAG; large with AM words) */
+    bool uses_worker;               /* progress must run the worker for it (the same, and
+                                     * the large path's puts) */
     uint32_t slack;
     uint32_t slot_mask;             /* slack - 1 when slack is a power of two, else 0 */
     size_t bytes, slot_size, seq_off;
@@ -102,7 +101,7 @@ typedef struct mca_pml_chan_end_t {
     size_t rkey_len;
 
     /* The peer's */
-    mca_pml_chan_path_t path;
+    const mca_pml_chan_path_t *path;  /* NULL until connect */
     ompi_proc_t *proc;
     ucp_ep_h ep;
     ucp_rkey_h rkey;
@@ -116,7 +115,7 @@ typedef struct mca_pml_chan_end_t {
     uint64_t nconsumed;             /* completions Wait/Test reported */
     bool pending_report;            /* ompi_request_complete()d, not yet consumed */
 
-    /* The large path (pml_chan_large.c): chosen by the receiver at prepare */
+    /* The large path (pml_chan_path_large.c): chosen by the receiver at prepare */
     bool large;
     ucp_mem_h large_memh;           /* our buffer's range (receiver: the peer puts there) */
     void *large_rkey_buf;           /* receiver: its key, for the blob */
@@ -134,7 +133,7 @@ typedef struct mca_pml_chan_end_t {
     uint64_t *words;                /* per slot: sequence words (large send) */
     char *stage;                    /* non-contiguous sends: K packed messages */
 
-    /* TAG path (pml_chan_tag.c) */
+    /* TAG path (pml_chan_path_tag.c) */
     uint64_t tag;                   /* the receiving end's number: the messages' tag */
     uint64_t nposted;               /* receiver: receives posted */
     size_t tag_stride;
@@ -144,34 +143,20 @@ typedef struct mca_pml_chan_end_t {
 
 OBJ_CLASS_DECLARATION(mca_pml_chan_end_t);
 
-/* pml_chan_ring.c: the data paths */
+/* pml_chan_ring.c: one message through the receiver's ring, over the end's
+ * path; what the paths share */
 int mca_pml_chan_ring_send(mca_pml_chan_end_t *end);
 bool mca_pml_chan_ring_send_poll(mca_pml_chan_end_t *end);
 void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end);
 bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end);
 void mca_pml_chan_ring_signal_gone(mca_pml_chan_end_t *end);
-int mca_pml_chan_ring_put(mca_pml_chan_end_t *end, const void *src, size_t len,
-                          uint64_t offset, void **req);
+bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n);
 bool mca_pml_chan_ring_req_done(void **req);
 void mca_pml_chan_ring_pack(mca_pml_chan_end_t *end, uint64_t n, char *dst);
-bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n);
-
-/* pml_chan_am.c: the AM path */
-int mca_pml_chan_am_init(ucp_worker_h worker);
-int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
-                          uint64_t data_off, uint64_t word_off, uint64_t value,
-                          mca_pml_chan_am_hdr_t *hdr, void **req);
-int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value);
-bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n);
-void mca_pml_chan_am_choose(mca_pml_chan_end_t *end);
-
-/* pml_chan_tag.c: the TAG path */
-int mca_pml_chan_tag_setup(mca_pml_chan_end_t *end);
-void mca_pml_chan_tag_post(mca_pml_chan_end_t *end);
-void mca_pml_chan_tag_release(mca_pml_chan_end_t *end);
-int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, const void *src, void **req);
-bool mca_pml_chan_tag_wanted(const mca_pml_chan_end_t *end, bool peer_mappable,
-                             bool peer_tags, bool large);
+void mca_pml_chan_ring_retire_sent(mca_pml_chan_end_t *end);
+const char *mca_pml_chan_ring_source(mca_pml_chan_end_t *end, uint64_t n);
+char *mca_pml_chan_ring_arrived(mca_pml_chan_end_t *end);
+bool mca_pml_chan_ring_take(mca_pml_chan_end_t *end);
 
 /* A send's status pointer (ucp_*_nbx): its request kept in *req until it
  * completes (NULL: done already), or OMPI_ERROR with a message naming
@@ -186,35 +171,6 @@ static inline int mca_pml_chan_keep_request(ucs_status_ptr_t sp, const char *wha
     *req = sp;
     return OMPI_SUCCESS;
 }
-
-/* Messages through pml/chan's worker (AM or TAG): they land and complete
- * only as it progresses. */
-static inline bool mca_pml_chan_end_via_worker(const mca_pml_chan_end_t *end)
-{
-    return MCA_PML_CHAN_PATH_AM == end->path || MCA_PML_CHAN_PATH_TAG == end->path;
-}
-
-/* TAG path, receiver: posts the receives started and not yet posted
- * (a fast start only counts them); otherwise nothing, without a call. */
-static inline void mca_pml_chan_tag_post_started(mca_pml_chan_end_t *end)
-{
-    if (MCA_PML_CHAN_PATH_TAG == end->path && !end->is_send && end->nposted < end->nstart) {
-        mca_pml_chan_tag_post(end);
-    }
-}
-
-/* pml_chan_large.c: large contiguous receives written in place */
-void mca_pml_chan_large_offer(mca_pml_chan_end_t *end);
-int mca_pml_chan_large_accept(mca_pml_chan_end_t *end, const void *rkey, uint64_t base,
-                              int64_t incr, int32_t pid, uint64_t mark);
-uint64_t mca_pml_chan_large_mark(mca_pml_chan_end_t *end);
-void mca_pml_chan_large_release(mca_pml_chan_end_t *end);
-int mca_pml_chan_large_write(mca_pml_chan_end_t *end, uint64_t n);
-void mca_pml_chan_large_retire(mca_pml_chan_end_t *end);
-
-/* pml_chan_request.c */
-void mca_pml_chan_request_setup(mca_pml_chan_end_t *end);
-int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end);
 
 /* Whether an end may take the shortcuts (fast_send and fast_recv on the
  * MAPPED path, am_send and am_recv on the AM and TAG paths): contiguous, not large,
@@ -296,20 +252,6 @@ static inline void mca_pml_chan_ring_write_contig(mca_pml_chan_end_t *end, uint6
 
     mca_pml_chan_copy(slot, mca_pml_chan_user_buf(end, n), end->bytes);
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
-}
-
-/* The fast start of a ready contiguous send (am_send on the TAG path):
- * sent inside the call (an eager short message: ucp_tag_send_nbx's inline
- * send) or not at all (UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL), so there is no
- * request to keep.  False: nothing sent; the caller takes the general
- * path.  Inline: MPI_Start's only call is UCX's. */
-static inline bool mca_pml_chan_tag_send_now(mca_pml_chan_end_t *end, uint64_t n)
-{
-    ucp_request_param_t param;
-
-    param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
-    return NULL == ucp_tag_send_nbx(end->ep, mca_pml_chan_user_buf(end, n), end->bytes,
-                                    end->tag, &param);
 }
 
 END_C_DECLS

@@ -22,7 +22,8 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 
-#include "pml_chan_end.h"
+#include "pml_chan_path.h"
+#include "pml_chan_request.h"
 
 #define MCA_PML_CHAN_PROGRESS_BATCH 16
 
@@ -188,23 +189,9 @@ static inline bool mca_pml_chan_request_fast_ok(const mca_pml_chan_end_t *end)
     return end->fast_send && mca_pml_chan_request_idle(end);
 }
 
-/* Message n was written: report() and needs_poll() of start_one reduced
- * to their outcome.  True when ompi_request_complete() must run: a
- * request left COMPLETED by the previous start, set PENDING and completed
- * again, only ends COMPLETED, so that is skipped when no completion
- * callback is there to run. */
-static inline bool mca_pml_chan_request_fast_done(mca_pml_chan_end_t *end, uint64_t n)
-{
-    ompi_request_t *r = &end->super;
-
-    end->nconsumed = n;
-    end->nstart = end->nwritten = end->ndone = n + 1;
-    end->pending_report = true;
-    r->req_state = OMPI_REQUEST_ACTIVE;
-    return OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete);
-}
-
-static __opal_attribute_noinline__ int mca_pml_chan_request_fast_complete(ompi_request_t *r)
+/* Out of line: the fast starts (start_fast, req_start, the paths'
+ * start_now) rarely need it. */
+__opal_attribute_noinline__ int mca_pml_chan_request_fast_complete(ompi_request_t *r)
 {
     if (REQUEST_COMPLETED == r->req_complete) {
         r->req_complete = REQUEST_PENDING;
@@ -221,34 +208,16 @@ static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
         return false;
     }
     mca_pml_chan_ring_write_contig(end, n);
-    if (mca_pml_chan_request_fast_done(end, n)) {
-        (void) mca_pml_chan_request_fast_complete(&end->super);
-    }
+    mca_pml_chan_request_done_now(end, n);
     return true;
 }
 
-/* An idle am_send end (pml_chan_bind.c: the AM path's fast_send). */
+/* An idle am_send end (the AM and TAG paths' fast_send), whose path's
+ * start_now sends its message inside the call or, false, not at all
+ * (start_one then sends it with a request). */
 static inline bool mca_pml_chan_request_am_ok(const mca_pml_chan_end_t *end)
 {
     return end->am_send && mca_pml_chan_request_idle(end);
-}
-
-/* start_fast for an end that am_ok() accepts: one tag message (TAG
- * path) or active message (pml_chan_am.c) sent inside the call, so it is
- * done, as on the mapped path; false when UCX could not send it at once
- * (nothing sent: start_one sends it with a request). */
-static __opal_attribute_noinline__ bool mca_pml_chan_request_start_am(mca_pml_chan_end_t *end)
-{
-    uint64_t n = end->nstart;
-
-    if (OPAL_UNLIKELY(!(MCA_PML_CHAN_PATH_TAG == end->path ? mca_pml_chan_tag_send_now(end, n)
-                                                           : mca_pml_chan_am_send_now(end, n)))) {
-        return false;
-    }
-    if (mca_pml_chan_request_fast_done(end, n)) {
-        (void) mca_pml_chan_request_fast_complete(&end->super);
-    }
-    return true;
 }
 
 /* An idle fast_recv or am_recv end (mca_pml_chan_request_setup) still
@@ -330,25 +299,24 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
                                                                       ompi_request_t **requests)
 {
     for (size_t i = 0; i < count; ++i) {
+        mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) requests[i];
         int ret;
-        if (mca_pml_chan_request_start_fast((mca_pml_chan_end_t *) requests[i])) {
+        if (mca_pml_chan_request_start_fast(end)) {
             continue;
         }
-        if (OMPI_REQUEST_ACTIVE == requests[i]->req_state &&
-            mca_pml_chan_request_more_ok((mca_pml_chan_end_t *) requests[i])) {
-            (void) mca_pml_chan_request_start_more((mca_pml_chan_end_t *) requests[i]);
+        if (OMPI_REQUEST_ACTIVE == end->super.req_state && mca_pml_chan_request_more_ok(end)) {
+            (void) mca_pml_chan_request_start_more(end);
             continue;
         }
-        if (mca_pml_chan_request_recv_ok((mca_pml_chan_end_t *) requests[i])) {
-            (void) mca_pml_chan_request_start_recv((mca_pml_chan_end_t *) requests[i]);
+        if (mca_pml_chan_request_recv_ok(end)) {
+            (void) mca_pml_chan_request_start_recv(end);
             continue;
         }
         /* Last: the mapped path's shortcuts pay nothing for it. */
-        if (mca_pml_chan_request_am_ok((mca_pml_chan_end_t *) requests[i]) &&
-            mca_pml_chan_request_start_am((mca_pml_chan_end_t *) requests[i])) {
+        if (mca_pml_chan_request_am_ok(end) && end->path->start_now(end)) {
             continue;
         }
-        ret = mca_pml_chan_request_start_one((mca_pml_chan_end_t *) requests[i]);
+        ret = mca_pml_chan_request_start_one(end);
         if (OMPI_SUCCESS != ret) {
             /* MPI_Start/MPI_Startall return req_start's error without
              * invoking the error handler. */
@@ -372,7 +340,7 @@ static inline int mca_pml_chan_request_start_other(mca_pml_chan_end_t *end,
             return mca_pml_chan_request_start_recv(end);
         }
         if (end->am_send && mca_pml_chan_request_idle_counts(end) &&
-            mca_pml_chan_request_start_am(end)) {
+            end->path->start_now(end)) {
             return OMPI_SUCCESS;
         }
     } else if (OMPI_REQUEST_ACTIVE == state && mca_pml_chan_request_more_ok(end)) {
@@ -506,7 +474,7 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
         if (end->am_recv) {
             /* It lands only as pml/chan's worker progresses (on the TAG
              * path into the receive posted first). */
-            mca_pml_chan_tag_post_started(end);
+            mca_pml_chan_path_post(end);
             (void) ucp_worker_progress(mca_pml_chan_component.ucx.worker);
             return 1 == mca_pml_chan_request_recv_fast(end);
         }
@@ -516,7 +484,7 @@ static inline bool mca_pml_chan_request_look(mca_pml_chan_end_t *end)
     default:
         break;
     }
-    if (mca_pml_chan_end_via_worker(end)) {
+    if (end->via_worker) {
         /* Messages land and complete only as the worker progresses; progress
          * looks at every busy end, this one included. */
         (void) mca_pml_chan_progress();
@@ -572,7 +540,7 @@ static inline bool mca_pml_chan_request_spin_ok(const mca_pml_chan_end_t *end)
     return end->fast_recv && end->ndone < end->nstart;
 }
 
-/* wait() of an am_recv end (pml_chan_am.c: the AM and TAG paths'
+/* wait() of an am_recv end (pml_chan_path_am.c: the AM and TAG paths'
  * fast_recv): the message lands only as pml/chan's worker progresses
  * (on the TAG path into the receive posted first), so each look
  * progresses that worker alone (over TCP one epoll_wait and, when the
@@ -585,7 +553,7 @@ static void mca_pml_chan_request_wait_am(mca_pml_chan_end_t *end)
     ompi_request_t *r = &end->super;
     ucp_worker_h worker = mca_pml_chan_component.ucx.worker;
 
-    mca_pml_chan_tag_post_started(end);
+    mca_pml_chan_path_post(end);
     for (;;) {
         for (unsigned int looks = 0; looks < MCA_PML_CHAN_POLLS_PER_PROGRESS; ++looks) {
             (void) ucp_worker_progress(worker);
@@ -719,11 +687,6 @@ void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
     r->req_status.MPI_ERROR = MPI_SUCCESS;
     r->req_state = OMPI_REQUEST_INACTIVE;
     r->req_complete = REQUEST_COMPLETED;
-    /* connect calls us once the path, credits and the large path are
-     * known; the thread level is fixed by then (MPI_Init is over).  Unbind
-     * leaves it set: its users check bound too. */
-    end->fast_recv = !end->is_send && MCA_PML_CHAN_PATH_MAPPED == end->path &&
-                     mca_pml_chan_end_shortcut_ok(end);
 }
 
 /* Moves data of one busy end and arms its request; under c->lock.  True:

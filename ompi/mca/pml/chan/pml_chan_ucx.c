@@ -4,8 +4,8 @@
  * pml/chan's own UCX context and worker, brought up by common/ompix at the
  * first prepare() (programs that bind no channel pay nothing), so channels
  * work whichever PML carries the rest; its active message handler
- * (pml_chan_am.c) and the progress callback, registered with it; what the
- * TAG path (pml_chan_tag.c) needs to know of it.
+ * (pml_chan_path_am.c) and the progress callback, registered with it; what the
+ * TAG path (pml_chan_path_tag.c) needs to know of it.
  */
 #include "ompi_config.h"
 
@@ -13,13 +13,13 @@
 #include "ompi/proc/proc.h"
 #include "ompi/runtime/mpiruntime.h"
 
-#include "pml_chan_end.h"
+#include "pml_chan_path.h"
 
 /* Whether a peer on this node can map memory our context allocates
  * (ucp_rkey_ptr: UCX has a shared-memory memory domain here), found the
  * only way UCX 1.13 tells: mapping a block of ours through an endpoint to
  * ourselves.  Both ends of a channel ship this in their blobs, so that
- * they choose the TAG path alike (pml_chan_tag.c:mca_pml_chan_tag_wanted). */
+ * they choose the TAG path alike (pml_chan_path_tag.c:mca_pml_chan_tag_wanted). */
 static bool mca_pml_chan_ucx_mappable(mca_pml_chan_component_t *c)
 {
     ompi_proc_t *self = ompi_proc_local();

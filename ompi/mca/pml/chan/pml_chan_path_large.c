@@ -28,6 +28,9 @@
  *
  * The receiver alone chooses (it is the one that knows its buffer); a
  * mapping that fails leaves it on the ring, never fails the bind.  The
+ * words (sequence words, credits, gone) go as on the ring the pair would
+ * otherwise use: stored through the mapping (peer_mem) or, not mapped, by
+ * active message.  The
  * sender without cma maps its own range too, so that UCX may skip
  * registering it per put; if that fails it puts from unmapped memory.
  */
@@ -43,7 +46,7 @@
 
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
-#include "pml_chan_end.h"
+#include "pml_chan_path.h"
 
 /* The user memory the end's K messages touch (contiguous: from buf). */
 static void mca_pml_chan_large_range(const mca_pml_chan_end_t *end, char **lo, size_t *len)
@@ -158,8 +161,8 @@ uint64_t mca_pml_chan_large_mark(mca_pml_chan_end_t *end)
 
 /* Connect, sender, when the receiver offered: its key, where its message
  * 0 is, its increment in bytes and its pid. */
-int mca_pml_chan_large_accept(mca_pml_chan_end_t *end, const void *rkey, uint64_t base,
-                              int64_t incr, int32_t pid, uint64_t mark)
+static int mca_pml_chan_large_accept(mca_pml_chan_end_t *end, const void *rkey, uint64_t base,
+                                     int64_t incr, int32_t pid, uint64_t mark)
 {
     char *lo;
     size_t len;
@@ -213,18 +216,14 @@ void mca_pml_chan_large_release(mca_pml_chan_end_t *end)
  * return (a failure moves the end to UCX for good), or a put and then a
  * flush whose completion lets retire() write the word.  The put's own
  * request is released at once: the flush completes after it. */
-int mca_pml_chan_large_write(mca_pml_chan_end_t *end, uint64_t n)
+static int mca_pml_chan_large_write(mca_pml_chan_end_t *end, uint64_t n)
 {
     uint64_t k = mca_pml_chan_slot_index(end, n);
     uint64_t dst = end->peer_large_base + (uint64_t) ((int64_t) k * end->peer_large_incr);
-    const char *src = mca_pml_chan_user_buf(end, n);
+    const char *src = mca_pml_chan_ring_source(end, n);
     ucp_request_param_t param;
     ucs_status_ptr_t sp;
 
-    if (!end->contiguous) {
-        src = end->stage + k * end->bytes;
-        mca_pml_chan_ring_pack(end, n, (char *) src);
-    }
     end->put_reqs[2 * k] = end->put_reqs[2 * k + 1] = NULL;
     if (end->large_cma) {
         if (mca_pml_chan_large_cma(end, dst, src, end->bytes)) {
@@ -267,7 +266,7 @@ static int mca_pml_chan_large_signal(mca_pml_chan_end_t *end, uint64_t n)
     uint64_t slot = mca_pml_chan_slot_offset(end, n);
 
     end->words[k] = n + 1;
-    if (MCA_PML_CHAN_PATH_MAPPED == end->path) {
+    if (NULL != end->peer_mem) {
         mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (end->peer_mem + slot), n + 1);
         return OMPI_SUCCESS;
     }
@@ -276,7 +275,7 @@ static int mca_pml_chan_large_signal(mca_pml_chan_end_t *end, uint64_t n)
 }
 
 /* Retires, in order, the messages whose data arrived and whose word left. */
-void mca_pml_chan_large_retire(mca_pml_chan_end_t *end)
+static void mca_pml_chan_large_retire(mca_pml_chan_end_t *end)
 {
     while (end->ndone < end->nwritten) {
         uint64_t n = end->ndone, k = mca_pml_chan_slot_index(end, n);
@@ -293,3 +292,52 @@ void mca_pml_chan_large_retire(mca_pml_chan_end_t *end)
         ++end->ndone;
     }
 }
+
+/* The receiver's take: the data is in place, the word says it arrived. */
+static bool mca_pml_chan_large_poll_recv(mca_pml_chan_end_t *end)
+{
+    uint64_t before = end->ndone;
+
+    while (NULL != mca_pml_chan_ring_arrived(end)) {
+        ++end->ndone;
+    }
+    return end->ndone != before;
+}
+
+/* Credits and "gone": through the mapping or by active message. */
+static int mca_pml_chan_large_signal_word(mca_pml_chan_end_t *end, uint64_t off, uint64_t value)
+{
+    return NULL != end->peer_mem ? mca_pml_chan_mapped_signal(end, off, value)
+                                 : mca_pml_chan_am_signal(end, off, value);
+}
+
+/* The sender accepts what the receiver offered at prepare (its blob's
+ * keys: the rkey of its buffer).  No shortcut (the end is large); the
+ * worker runs for words by active message and, without cma, for the
+ * sender's flushes and the receiver (which can not tell) in case UCX
+ * emulates the puts with messages. */
+static int mca_pml_chan_large_connect(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *peer,
+                                      const char *keys)
+{
+    int ret = OMPI_SUCCESS;
+
+    if (end->is_send) {
+        ret = mca_pml_chan_large_accept(end, keys, peer->large_base, peer->large_incr,
+                                        peer->pid, peer->mark);
+    }
+    end->via_worker = NULL == end->peer_mem;
+    end->uses_worker = end->via_worker || !end->large_cma;
+    return ret;
+}
+
+const mca_pml_chan_path_t mca_pml_chan_path_large = {
+    .name = "large (in place)",
+    .connect = mca_pml_chan_large_connect,
+    .write = mca_pml_chan_large_write,
+    .retire = mca_pml_chan_large_retire,
+    .post_recv = NULL,
+    .poll_recv = mca_pml_chan_large_poll_recv,
+    .signal = mca_pml_chan_large_signal_word,
+    .start_now = NULL,
+    .release = mca_pml_chan_large_release,
+};

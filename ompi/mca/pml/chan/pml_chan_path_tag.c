@@ -39,7 +39,8 @@
 
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
-#include "pml_chan_end.h"
+#include "pml_chan_path.h"
+#include "pml_chan_request.h"
 
 /* A receive matches its end's tag exactly. */
 #define MCA_PML_CHAN_TAG_MASK (~(ucp_tag_t) 0)
@@ -67,9 +68,8 @@ static void mca_pml_chan_tag_recv_cb(void *request, ucs_status_t status,
     mca_common_ompix_atomic_store_rel_64(s->word, s->value);
 }
 
-/* Connect, receiver on the TAG path: one request block and one record per
- * slot. */
-int mca_pml_chan_tag_setup(mca_pml_chan_end_t *end)
+/* Connect, receiver: one request block and one record per slot. */
+static int mca_pml_chan_tag_setup(mca_pml_chan_end_t *end)
 {
     size_t stride = (mca_pml_chan_component.request_size + 63) & ~(size_t) 63;
 
@@ -89,7 +89,7 @@ int mca_pml_chan_tag_setup(mca_pml_chan_end_t *end)
 /* Posts every receive started and not yet posted, each into its slot.
  * Under the end's lock (or no threads).  A receive UCX refuses completes
  * at once with MPI_ERR_OTHER in the status, rather than never. */
-void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
+static void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
 {
     ucp_request_param_t param;
 
@@ -127,7 +127,7 @@ void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
 
 /* Release: receives still posted (MPI_Finalize with starts outstanding)
  * leave UCX's queue before their memory goes. */
-void mca_pml_chan_tag_release(mca_pml_chan_end_t *end)
+static void mca_pml_chan_tag_release(mca_pml_chan_end_t *end)
 {
     for (uint32_t k = 0; NULL != end->tag_slots && k < end->slack; ++k) {
         if (end->tag_slots[k].posted) {
@@ -138,30 +138,79 @@ void mca_pml_chan_tag_release(mca_pml_chan_end_t *end)
     }
 }
 
-/* The general send of message n from `src` (the user's buffer or its
- * packed copy); *req until it left (NULL: done). */
-int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, const void *src, void **req)
+/* The general send of message n from the user's buffer or its packed
+ * copy; its request kept per slot until it left. */
+static int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, uint64_t n)
 {
     ucp_request_param_t param;
 
     param.op_attr_mask = 0;
-    return mca_pml_chan_keep_request(ucp_tag_send_nbx(end->ep, src, end->bytes, end->tag, &param),
-                                     "ucp_tag_send_nbx", req);
+    return mca_pml_chan_keep_request(ucp_tag_send_nbx(end->ep, mca_pml_chan_ring_source(end, n),
+                                                      end->bytes, end->tag, &param),
+                                     "ucp_tag_send_nbx",
+                                     &end->put_reqs[2 * mca_pml_chan_slot_index(end, n)]);
 }
 
-/* Connect: the TAG path when no end can map the other's memory as far as
- * both blobs tell (not on one node, or one of the two processes' UCX has
- * no memory a peer maps), both allow it (pml_chan_remote) and the
- * receiver did not take the large path: a function of what both ends
+/* start_now: the fast start of an idle am_send end, one ucp_tag_send_nbx
+ * that sends inside the call (an eager short message: UCX's inline send)
+ * or not at all (UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL), so there is no request
+ * to keep and the message is done when it returns, as on the mapped
+ * path.  False: nothing sent; the general start sends it.  UCX's is its
+ * only call but the completion's, which is rare. */
+static bool mca_pml_chan_tag_start_now(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+    ucp_request_param_t param;
+
+    param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+    if (OPAL_UNLIKELY(NULL != ucp_tag_send_nbx(end->ep, mca_pml_chan_user_buf(end, n),
+                                               end->bytes, end->tag, &param))) {
+        return false;
+    }
+    mca_pml_chan_request_done_now(end, n);
+    return true;
+}
+
+/* The sender learns the receiving end's tag, the receiver sets up its
+ * receives; the shortcuts as on the AM path, whose active messages carry
+ * the credits and "gone". */
+static int mca_pml_chan_tag_connect(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *peer,
+                                    const char *keys)
+{
+    (void) keys;
+    mca_pml_chan_am_choose(end);
+    if (end->is_send) {
+        end->tag = peer->tag;
+        return OMPI_SUCCESS;
+    }
+    return mca_pml_chan_tag_setup(end);
+}
+
+const mca_pml_chan_path_t mca_pml_chan_path_tag = {
+    .name = "ring by tag messages",
+    .connect = mca_pml_chan_tag_connect,
+    .write = mca_pml_chan_tag_write,
+    .retire = mca_pml_chan_ring_retire_sent,
+    .post_recv = mca_pml_chan_tag_post,
+    .poll_recv = mca_pml_chan_ring_take,
+    .signal = mca_pml_chan_am_signal,
+    .start_now = mca_pml_chan_tag_start_now,
+    .release = mca_pml_chan_tag_release,
+};
+
+/* Connect, when the receiver did not take the large path: the TAG path
+ * when no end can map the other's memory as far as both blobs tell (not
+ * on one node, or one of the two processes' UCX has no memory a peer
+ * maps) and both allow it (pml_chan_remote): a function of what both ends
  * know, so they agree.  A pair that could map each other but whose
  * ucp_rkey_ptr fails keeps the AM path (the receiver then posts nothing
  * and reads its slots). */
 bool mca_pml_chan_tag_wanted(const mca_pml_chan_end_t *end, bool peer_mappable,
-                             bool peer_tags, bool large)
+                             bool peer_tags)
 {
     const mca_pml_chan_component_t *c = &mca_pml_chan_component;
 
-    return !large && peer_tags && MCA_PML_CHAN_REMOTE_TAG == c->remote &&
+    return peer_tags && MCA_PML_CHAN_REMOTE_TAG == c->remote &&
            !(OPAL_PROC_ON_LOCAL_NODE(end->proc->super.proc_flags) && c->mappable &&
              peer_mappable);
 }

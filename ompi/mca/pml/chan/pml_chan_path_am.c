@@ -28,7 +28,8 @@
 
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
-#include "pml_chan_end.h"
+#include "pml_chan_path.h"
+#include "pml_chan_request.h"
 
 /* mca_pml_chan_am_send_now's short form carries messages up to this size. */
 #define MCA_PML_CHAN_AM_SHORT 64
@@ -111,8 +112,8 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
                                      "ucp_am_send_nbx", req);
 }
 
-/* The fast start of a ready contiguous send on the AM path (connect:
- * fast_send): message n in one ucp_am_send_nbx that must complete inside
+/* The fast send of a ready contiguous send on the AM path (am_send):
+ * message n in one ucp_am_send_nbx that must complete inside
  * the call (UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL: an eager short message, the
  * usual case), so what it sends lives on the stack and there is no
  * request to keep or retire.  Up to MCA_PML_CHAN_AM_SHORT bytes in the
@@ -123,7 +124,7 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
  * could not send it at once (no resources, an error): nothing left, and
  * the caller takes the general path (start_one), which sends with a
  * request and reports errors. */
-bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
+static inline bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
 {
     uint64_t slot = end->peer_base + MCA_PML_CHAN_CTL + (n & end->slot_mask) * end->slot_size;
     uint64_t msg[2 + MCA_PML_CHAN_AM_SHORT / sizeof(uint64_t)];
@@ -143,29 +144,78 @@ bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
                                    2 * sizeof(uint64_t) + end->bytes, &param);
 }
 
-/* connect, once the path is chosen: the AM and TAG paths' counterparts of
- * fast_send and fast_recv (a ready contiguous send, a contiguous ring
- * receive without credits to report; slack a power of two, no threads):
- * am_send ends start with mca_pml_chan_am_send_now (on the TAG path
- * pml_chan_end.h:mca_pml_chan_tag_send_now), am_recv ends as fast_recv
- * ends do, their Wait/Test progressing pml/chan's worker, after posting
- * the receives started (TAG path: pml_chan_request.c). */
+/* start_now: the fast start of an idle am_send end, done when it returns
+ * as on the mapped path. */
+static bool mca_pml_chan_am_start_now(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+
+    if (OPAL_UNLIKELY(!mca_pml_chan_am_send_now(end, n))) {
+        return false;
+    }
+    mca_pml_chan_request_done_now(end, n);
+    return true;
+}
+
+/* connect, TAG path too: the AM and TAG paths' counterparts of fast_send
+ * and fast_recv (a ready contiguous send, a contiguous ring receive
+ * without credits to report; slack a power of two, no threads): am_send
+ * ends start with the path's start_now, am_recv ends as fast_recv ends
+ * do, their Wait/Test progressing pml/chan's worker, after posting the
+ * receives started (TAG path: pml_chan_request.c).  Messages and words
+ * land only as the worker progresses. */
 void mca_pml_chan_am_choose(mca_pml_chan_end_t *end)
 {
-    bool ok = mca_pml_chan_end_via_worker(end) && mca_pml_chan_end_shortcut_ok(end);
+    bool ok = mca_pml_chan_end_shortcut_ok(end);
 
     end->am_send = ok && end->is_send;
     end->am_recv = ok && !end->is_send;
+    end->via_worker = end->uses_worker = true;
 }
 
-/* A word that must have left before we go on (credits, gone). */
-int mca_pml_chan_am_write_word(mca_pml_chan_end_t *end, uint64_t word_off, uint64_t value)
+static int mca_pml_chan_am_connect(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *peer,
+                                   const char *keys)
+{
+    (void) peer;
+    (void) keys;
+    mca_pml_chan_am_choose(end);
+    return OMPI_SUCCESS;
+}
+
+/* The general send of message n: one active message from the user's
+ * buffer or its packed copy, with the header naming the slot and its
+ * word; the header and the request kept per slot until it left. */
+static int mca_pml_chan_am_write_msg(mca_pml_chan_end_t *end, uint64_t n)
+{
+    uint64_t k = mca_pml_chan_slot_index(end, n);
+    uint64_t slot = mca_pml_chan_slot_offset(end, n);
+
+    return mca_pml_chan_am_write(end, mca_pml_chan_ring_source(end, n), end->bytes, slot,
+                                 slot + end->seq_off, n + 1, &end->am_hdrs[k],
+                                 &end->put_reqs[2 * k]);
+}
+
+/* A word that must have left before we go on (credits, gone; the TAG
+ * path's too). */
+int mca_pml_chan_am_signal(mca_pml_chan_end_t *end, uint64_t off, uint64_t value)
 {
     mca_pml_chan_am_hdr_t hdr;
     void *req;
 
-    if (OMPI_SUCCESS != mca_pml_chan_am_write(end, NULL, 0, 0, word_off, value, &hdr, &req)) {
+    if (OMPI_SUCCESS != mca_pml_chan_am_write(end, NULL, 0, 0, off, value, &hdr, &req)) {
         return OMPI_ERROR;
     }
     return mca_common_ompix_ucx_wait(&mca_pml_chan_component.ucx, req, "ucp_am_send_nbx");
 }
+
+const mca_pml_chan_path_t mca_pml_chan_path_am = {
+    .name = "ring by active messages",
+    .connect = mca_pml_chan_am_connect,
+    .write = mca_pml_chan_am_write_msg,
+    .retire = mca_pml_chan_ring_retire_sent,
+    .post_recv = NULL,
+    .poll_recv = mca_pml_chan_ring_take,
+    .signal = mca_pml_chan_am_signal,
+    .start_now = mca_pml_chan_am_start_now,
+    .release = NULL,
+};

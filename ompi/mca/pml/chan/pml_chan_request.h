@@ -1,0 +1,46 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The channel request (pml_chan_request.c): its set-up and completion,
+ * which the starts, Wait/Test and progress share, and which the paths'
+ * fast starts (start_now) end in.  Completion calls nothing of the paths.
+ */
+#ifndef MCA_PML_CHAN_REQUEST_H
+#define MCA_PML_CHAN_REQUEST_H
+
+#include "pml_chan_end.h"
+
+BEGIN_C_DECLS
+
+void mca_pml_chan_request_setup(mca_pml_chan_end_t *end);
+int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end);
+int mca_pml_chan_request_fast_complete(ompi_request_t *r);
+
+/* Message n of an idle end was written and is done: report() and
+ * needs_poll() of start_one reduced to their outcome.  True when
+ * ompi_request_complete() must run (mca_pml_chan_request_fast_complete): a
+ * request left COMPLETED by the previous start, set PENDING and completed
+ * again, only ends COMPLETED, so that is skipped when no completion
+ * callback is there to run. */
+static inline bool mca_pml_chan_request_fast_done(mca_pml_chan_end_t *end, uint64_t n)
+{
+    ompi_request_t *r = &end->super;
+
+    end->nconsumed = n;
+    end->nstart = end->nwritten = end->ndone = n + 1;
+    end->pending_report = true;
+    r->req_state = OMPI_REQUEST_ACTIVE;
+    return OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete);
+}
+
+/* fast_done and, when it says so, the completion. */
+static inline void mca_pml_chan_request_done_now(mca_pml_chan_end_t *end, uint64_t n)
+{
+    if (mca_pml_chan_request_fast_done(end, n)) {
+        (void) mca_pml_chan_request_fast_complete(&end->super);
+    }
+}
+
+END_C_DECLS
+
+#endif /* MCA_PML_CHAN_REQUEST_H */
