@@ -89,6 +89,8 @@ int mca_pml_chan_describe(MPI_Request req, mca_pml_chan_reqinfo_t *info);
 /* pml_chan_ucx.c */
 int mca_pml_chan_ucx_init(void);
 void mca_pml_chan_ucx_fini(void);
+
+/* pml_chan_progress.c */
 int mca_pml_chan_progress(void);
 
 /* pml_chan_bind.c */
@@ -100,8 +102,10 @@ void mca_pml_chan_abandon(struct mca_pml_chan_half_t *half);
 int mca_pml_chan_unbind(MPI_Request chan);
 void mca_pml_chan_bind_fini(void);
 
-/* pml_chan_request.c */
+/* pml_chan_request_start.c */
 int mca_pml_chan_request_start(size_t count, ompi_request_t **requests);
+
+/* pml_chan_request_wait.c */
 void mca_pml_chan_request_settle(ompi_request_t *request);
 int mca_pml_chan_request_test(ompi_request_t *request);
 void mca_pml_chan_request_wait(ompi_request_t *request);

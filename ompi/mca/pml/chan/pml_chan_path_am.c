@@ -162,7 +162,7 @@ static bool mca_pml_chan_am_start_now(mca_pml_chan_end_t *end)
  * without credits to report; slack a power of two, no threads): am_send
  * ends start with the path's start_now, am_recv ends as fast_recv ends
  * do, their Wait/Test progressing pml/chan's worker, after posting the
- * receives started (TAG path: pml_chan_request.c).  Messages and words
+ * receives started (TAG path: pml_chan_request_wait.c).  Messages and words
  * land only as the worker progresses. */
 void mca_pml_chan_am_choose(mca_pml_chan_end_t *end)
 {

@@ -2,8 +2,10 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * The channel request (pml_chan_request.c): its set-up and completion,
- * which the starts, Wait/Test and progress share, and which the paths'
- * fast starts (start_now) end in.  Completion calls nothing of the paths.
+ * which the starts (pml_chan_request_start.c), Wait/Test
+ * (pml_chan_request_wait.c) and progress (pml_chan_progress.c) share, and
+ * which the paths' fast starts (start_now) end in.  Completion calls
+ * nothing of the paths.
  */
 #ifndef MCA_PML_CHAN_REQUEST_H
 #define MCA_PML_CHAN_REQUEST_H
@@ -14,7 +16,23 @@ BEGIN_C_DECLS
 
 void mca_pml_chan_request_setup(mca_pml_chan_end_t *end);
 int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end);
-int mca_pml_chan_request_fast_complete(ompi_request_t *r);
+/* Called by the starts, Wait/Test and progress of the other files: hidden,
+ * so that those calls are direct, not through the PLT, as when all were
+ * one file. */
+__opal_attribute_visibility__("hidden") bool
+mca_pml_chan_request_report(mca_pml_chan_end_t *end);
+__opal_attribute_visibility__("hidden") int
+mca_pml_chan_request_make_busy(mca_pml_chan_end_t *end);
+__opal_attribute_visibility__("hidden") int
+mca_pml_chan_request_fast_complete(ompi_request_t *r);
+
+/* Whether progress must look at the end: data still to move, or a reported
+ * completion whose consumption arms the next one. */
+static inline bool mca_pml_chan_request_needs_poll(const mca_pml_chan_end_t *end)
+{
+    return end->ndone < end->nstart ||
+           (end->pending_report && end->nconsumed + 1 < end->nstart);
+}
 
 /* Message n of an idle end was written and is done: report() and
  * needs_poll() of start_one reduced to their outcome.  True when

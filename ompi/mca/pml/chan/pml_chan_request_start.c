@@ -1,0 +1,271 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * MPI_Start/MPI_Startall of a channel (req_start): the general start
+ * (start_one: under the end's lock, through the end's path, then
+ * report()), and the shortcuts that serve the usual cases without a lock,
+ * a call or a stack frame: a mapped ready send's fast start, a ready
+ * receive's start that only counts, a stream's later starts, and, on the
+ * AM and TAG paths, the path's start_now.
+ */
+#include "ompi_config.h"
+
+#include "opal/util/show_help.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/errhandler/errhandler.h"
+
+#include "pml_chan_path.h"
+#include "pml_chan_request.h"
+
+/* The general start: under the end's lock, the slack and (debug_ready)
+ * the ready mode checked, the message written (send: as far as credits
+ * allow) or the receive posted and credited through the end's path
+ * (pml_chan_ring.c), then report(); the end joins the busy list while
+ * something is left for progress. */
+static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
+{
+    bool complete, poll;
+    int ret = OMPI_SUCCESS;
+
+    if (!end->bound) {
+        return MPI_ERR_REQUEST;
+    }
+    OPAL_THREAD_LOCK(&end->lock);
+    complete = mca_pml_chan_request_report(end);
+    if (end->nstart - end->nconsumed >= end->slack) {
+        ret = MPI_ERR_REQUEST;          /* the (K+1)-th outstanding start */
+    } else if (end->is_send && !end->spec.sync && end->credits &&
+               !mca_pml_chan_ring_credit_ok(end, end->nstart)) {
+        opal_show_help("help-pml-chan.txt", "ready before receive", true,
+                       ompi_comm_rank(end->spec.req.comm), end->spec.req.peer,
+                       end->spec.req.tag, (unsigned long long) end->nstart);
+        ret = MPI_ERR_OTHER;
+    } else {
+        ++end->nstart;
+        if (end->is_send) {
+            ret = mca_pml_chan_ring_send(end);
+        } else {
+            mca_pml_chan_ring_recv_post(end);
+            (void) mca_pml_chan_ring_recv_poll(end);
+        }
+        if (OMPI_SUCCESS != ret) {
+            --end->nstart;
+            ret = MPI_ERR_OTHER;
+        } else {
+            complete = mca_pml_chan_request_report(end) || complete;
+        }
+    }
+    poll = mca_pml_chan_request_needs_poll(end);
+    OPAL_THREAD_UNLOCK(&end->lock);
+    if (poll) {
+        (void) mca_pml_chan_request_make_busy(end);
+    }
+    if (complete) {
+        ompi_request_complete(&end->super, true);
+    }
+    return ret;
+}
+
+/* No start outstanding once the last completion Wait/Test reported is
+ * consumed (the usual start-wait cycle): the request is inactive and every
+ * start but the one reported (pending_report) was consumed.  An active
+ * request always has a start not consumed (only a start or report() arm
+ * it, and only for one), so inactive is part of the test, not an extra
+ * one: MPI_Start tests it first and sends a stream's later starts, whose
+ * request is armed for an older one, their own way. */
+static inline bool mca_pml_chan_request_idle_counts(const mca_pml_chan_end_t *end)
+{
+    return end->nconsumed + end->pending_report == end->nstart;
+}
+
+static inline bool mca_pml_chan_request_idle(const mca_pml_chan_end_t *end)
+{
+    return OMPI_REQUEST_INACTIVE == end->super.req_state &&
+           mca_pml_chan_request_idle_counts(end);
+}
+
+/* start_one for an idle fast_send end (pml_chan_path_mapped.c's connect):
+ * the same steps, with what can not happen left out.  The message is
+ * written and done at once, so the request is armed and complete; no lock
+ * (no threads), no progress to ask for.  Every other case goes to
+ * start_one. */
+static inline bool mca_pml_chan_request_fast_ok(const mca_pml_chan_end_t *end)
+{
+    return end->fast_send && mca_pml_chan_request_idle(end);
+}
+
+static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+
+    if (!mca_pml_chan_request_fast_ok(end)) {
+        return false;
+    }
+    mca_pml_chan_ring_write_contig(end, n);
+    mca_pml_chan_request_done_now(end, n);
+    return true;
+}
+
+/* An idle am_send end (the AM and TAG paths' fast_send), whose path's
+ * start_now sends its message inside the call or, false, not at all
+ * (start_one then sends it with a request). */
+static inline bool mca_pml_chan_request_am_ok(const mca_pml_chan_end_t *end)
+{
+    return end->am_send && mca_pml_chan_request_idle(end);
+}
+
+/* An idle fast_recv or am_recv end (flagged by the mapped, AM or TAG
+ * path's connect) still bound. */
+static inline bool mca_pml_chan_request_recv_ok(const mca_pml_chan_end_t *end)
+{
+    return (end->fast_recv || end->am_recv) && end->bound && mca_pml_chan_request_idle(end);
+}
+
+/* start_one for a receive end that recv_ok() accepts: no lock (no
+ * threads), no credits to report, no recv_post; report() and needs_poll()
+ * reduced to their outcome.  The request is armed (active) and pending,
+ * without a look at the slot: a fast_recv end is a ready channel's, whose
+ * message n is sent only after receive n started (MPI's ready mode), so
+ * the message can not be there yet (an erroneous early one is taken by
+ * the Wait/Test look or progress all the same).  The end must be in the
+ * busy list, where it usually is already (the look or progress that took
+ * the previous message left it there: mca_pml_chan_progress_end).  Every
+ * call a tail call: no stack frame. */
+static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
+{
+    ompi_request_t *r = &end->super;
+    uint64_t n = end->nstart;
+
+    end->nconsumed = n;                 /* = ndone: every earlier one was reported */
+    end->nstart = n + 1;
+    r->req_state = OMPI_REQUEST_ACTIVE;
+    end->pending_report = false;
+    if (REQUEST_COMPLETED == r->req_complete) {
+        r->req_complete = REQUEST_PENDING;
+    }
+    if (OPAL_UNLIKELY(!end->busy)) {
+        return mca_pml_chan_request_make_busy(end);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* A stream's later starts: a fast_send, fast_recv or am_recv end (still
+ * bound) whose request is armed (active) for an older start and with room
+ * for one more (under slack K > 1; the caller checked active).  A send is
+ * written and done at once, so the request keeps reporting the older one;
+ * a receive is only counted (the Wait/Test look or progress moves its
+ * data in order; on the TAG path it posts the receive first).  Either way the end stays in
+ * the busy list, as start_one would leave it, so that progress presents
+ * the next start once the older one is consumed. */
+static inline bool mca_pml_chan_request_more_ok(const mca_pml_chan_end_t *end)
+{
+    return (end->fast_send || ((end->fast_recv || end->am_recv) && end->bound)) &&
+           end->nstart - end->nconsumed < end->slack;
+}
+
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_chan_end_t *end)
+{
+    uint64_t n = end->nstart;
+
+    if (end->is_send) {
+        mca_pml_chan_ring_write_contig(end, n);
+        end->nwritten = end->ndone = n + 1;
+    }
+    end->nstart = n + 1;
+    if (OPAL_UNLIKELY(!end->busy)) {
+        return mca_pml_chan_request_make_busy(end);
+    }
+    return OMPI_SUCCESS;
+}
+
+/* Out of line, so that the fast path of an MPI_Start saves no registers. */
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t count,
+                                                                      ompi_request_t **requests)
+{
+    for (size_t i = 0; i < count; ++i) {
+        mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) requests[i];
+        int ret;
+        if (mca_pml_chan_request_start_fast(end)) {
+            continue;
+        }
+        if (OMPI_REQUEST_ACTIVE == end->super.req_state && mca_pml_chan_request_more_ok(end)) {
+            (void) mca_pml_chan_request_start_more(end);
+            continue;
+        }
+        if (mca_pml_chan_request_recv_ok(end)) {
+            (void) mca_pml_chan_request_start_recv(end);
+            continue;
+        }
+        /* Last: the mapped path's shortcuts pay nothing for it. */
+        if (mca_pml_chan_request_am_ok(end) && end->path->start_now(end)) {
+            continue;
+        }
+        ret = mca_pml_chan_request_start_one(end);
+        if (OMPI_SUCCESS != ret) {
+            /* MPI_Start/MPI_Startall return req_start's error without
+             * invoking the error handler. */
+            return OMPI_ERRHANDLER_INVOKE(requests[i]->req_mpi_object.comm, ret,
+                                          1 == count ? "MPI_Start" : "MPI_Startall");
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+/* MPI_Start of anything but an idle fast_send end (state: the request's).
+ * Inactive: an idle receive end that recv_ok() accepts; active (armed for
+ * an older start): a stream's later start.  Only tail calls. */
+static inline int mca_pml_chan_request_start_other(mca_pml_chan_end_t *end,
+                                                   ompi_request_state_t state,
+                                                   ompi_request_t **requests)
+{
+    if (OMPI_REQUEST_INACTIVE == state) {
+        if (OPAL_LIKELY((end->fast_recv || end->am_recv) && end->bound &&
+                        mca_pml_chan_request_idle_counts(end))) {
+            return mca_pml_chan_request_start_recv(end);
+        }
+        if (end->am_send && mca_pml_chan_request_idle_counts(end) &&
+            end->path->start_now(end)) {
+            return OMPI_SUCCESS;
+        }
+    } else if (OMPI_REQUEST_ACTIVE == state && mca_pml_chan_request_more_ok(end)) {
+        return mca_pml_chan_request_start_more(end);
+    }
+    return mca_pml_chan_request_start_all(1, requests);
+}
+
+/* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
+ * of an idle fast_send end of a small message is start_fast written out
+ * with a copy of fixed size and only tail calls (no stack frame); every
+ * other MPI_Start goes to start_other: an idle receive end that recv_ok()
+ * accepts to start_recv, frameless too, a stream's later start (the
+ * request armed, active, for an older one) straight to start_more. */
+int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
+{
+    mca_pml_chan_end_t *end;
+    ompi_request_state_t state;
+    uint64_t n, k;
+    char *slot, *src;
+
+    if (OPAL_UNLIKELY(1 != count)) {
+        return mca_pml_chan_request_start_all(count, requests);
+    }
+    end = (mca_pml_chan_end_t *) requests[0];
+    /* req_state is volatile: one load for every test of it. */
+    state = end->super.req_state;
+    if (OPAL_UNLIKELY(!end->fast_send || OMPI_REQUEST_INACTIVE != state ||
+                      !mca_pml_chan_request_idle_counts(end))) {
+        return mca_pml_chan_request_start_other(end, state, requests);
+    }
+    n = end->nstart;
+    k = n & end->slot_mask;             /* fast_send: slack is a power of two */
+    slot = end->peer_mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    src = end->buf + (ptrdiff_t) k * end->incr_bytes;
+    if (!mca_pml_chan_copy_small(slot, src, end->bytes)) {
+        return mca_pml_chan_request_start_all(count, requests);
+    }
+    mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
+    if (mca_pml_chan_request_fast_done(end, n)) {
+        return mca_pml_chan_request_fast_complete(&end->super);
+    }
+    return OMPI_SUCCESS;
+}
