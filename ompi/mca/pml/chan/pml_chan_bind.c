@@ -491,9 +491,12 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     MCA_PML_CHAN_VERBOSE(20, "%s end to rank %d tag %d: %zu bytes, slack %u, %s%s%s%s%s",
                          end->is_send ? "send" : "receive", end->spec.req.peer,
                          end->spec.req.tag, end->bytes, end->slack, end->path->name,
-                         !end->large ? "" : NULL != end->peer_mem ? ", words mapped"
-                                                                  : ", words by active messages",
-                         !end->is_send || !end->large ? "" : end->large_cma ? ", cma" : ", UCX puts",
+                         !end->large             ? ""
+                         : NULL != end->peer_mem ? ", words mapped"
+                                                 : ", words by active messages",
+                         !end->is_send || !end->large ? ""
+                         : end->large_cma             ? ", cma"
+                                                      : ", UCX puts",
                          end->contiguous ? "" : ", packed", end->credits ? ", credits" : "");
     *chan = &end->super;
     return OMPI_SUCCESS;
