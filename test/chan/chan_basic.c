@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,4 tls=shm,tcp pml=ob1,ucx timeout=60
+ * ompix-test: np=2,4 tls=shm,tcp,net pml=ob1,ucx timeout=60 paths="chan:tag"
  *
  * Bound channels, basic rules (with pml/chan's engine; chan_basic_off.c
  * runs it on the generic fallback): blocking bind of Ssend_init /

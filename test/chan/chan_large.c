@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,4 tls=shm,tcp pml=ob1,ucx timeout=120 mca="pml_chan_large_min 16384"
+ * ompix-test: np=2,4 tls=shm,tcp,net pml=ob1,ucx timeout=120 mca="pml_chan_large_min 16384"
  *
  * Large messages on bound channels (pml/chan's large path: a contiguous
  * receive of at least pml_chan_large_min bytes takes the data in place,

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1,ucx timeout=60
+ * ompix-test: np=2,3,4 tls=shm,tcp,net pml=ob1,ucx timeout=60 paths="chan:tag"
  *
  * Multi-bind and nonblocking bind (with pml/chan's engine;
  * chan_multi_off.c runs it on the generic fallback): a ring bound with MPIX_Bind_channels, neighbours

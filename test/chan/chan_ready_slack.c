@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2 tls=shm,tcp pml=ob1,ucx timeout=90
+ * ompix-test: np=2 tls=shm,tcp,net pml=ob1,ucx timeout=90 paths="chan:tag"
  *
  * Ready channels (bound from MPI_Send_init) streamed under slack: the
  * sends' fast starts, which on shared memory copy into the mapped ring and

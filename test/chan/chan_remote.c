@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2 tls=shm,tcp pml=ob1,ucx timeout=90
+ * ompix-test: np=2 tls=shm,tcp,net pml=ob1,ucx timeout=90 paths="chan:tag"
  *
  * Channels between processes that can not map each other's memory: over
  * tcp pml/chan's TAG path (each message one tag-matched UCX message into

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2 tls=tcp pml=ob1,ucx timeout=90 mca="pml_chan_remote am"
+ * ompix-test: np=2 tls=tcp,net pml=ob1,ucx timeout=90 paths="chan:am" mca="pml_chan_remote am"
  *
  * chan_remote.c on pml/chan's active-message path (pml_chan_remote am):
  * the same channels, orders and checks over TCP, each message one active

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2 tls=shm,tcp pml=ob1,ucx timeout=60
+ * ompix-test: np=2 tls=shm,tcp,net pml=ob1,ucx timeout=60 paths="chan:tag"
  *
  * Slack 4 with the Wait/Test wrappers of both extensions: the channel
  * extension's (which present the next outstanding start of a slack

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2 tls=shm,tcp pml=ob1,ucx timeout=60
+ * ompix-test: np=2 tls=shm,tcp,net pml=ob1,ucx timeout=60 paths="chan:tag"
  *
  * MPI's type rule at bind (with pml/chan's engine; chan_types_off.c runs it
  * on the generic fallback): the send's type signature must be a prefix of

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2 tls=shm,tcp pml=ob1,ucx timeout=60
+ * ompix-test: np=2 tls=shm,tcp,net pml=ob1,ucx timeout=60 paths="chan:tag"
  *
  * Wait/Test on arrays of channels only, which the extension sends to
  * pml/chan's engine (wait()/poll()) rather than to Open MPI's wait loops

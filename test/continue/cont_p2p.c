@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=1,2,4 tls=shm,tcp pml=ob1,ucx timeout=60
+ * ompix-test: np=1,2,4 tls=shm,tcp,net pml=ob1,ucx timeout=60
  *
  * Continuations on point-to-point requests: take-over of the handles,
  * statuses filled before the callback, MPI_STATUS(ES)_IGNORE, null entries,

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=1,2,4 tls=shm,tcp pml=ob1,ucx timeout=90
+ * ompix-test: np=1,2,4 tls=shm,tcp,net pml=ob1,ucx timeout=90
  *
  * Persistent continuations: re-armed by every MPI_Start (1000 restarts with
  * data checked every round), statuses refreshed each round, replacement

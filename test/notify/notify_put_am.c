@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm osc_rdma2_progress_thread always"
+ * ompix-test: np=2,3 tls=shm,tcp,net pml=ob1 timeout=120 paths="slots:ucx acc:am" mca="osc rdma2,sm osc_rdma2_progress_thread always"
  *
  * MPIX_Put_notify of sizes around the limit of the one-message path
  * (over TCP, a put of up to 8 KiB of contiguous target memory travels

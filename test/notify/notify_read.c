@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1,ucx timeout=120 mca="osc rdma2,sm"
+ * ompix-test: np=2,3,4 tls=shm,tcp,net pml=ob1,ucx timeout=120 paths="win:ucx" mca="osc rdma2,sm"
  *
  * MPIX_Win_read_notify (origin-notified read, GASPI's read_notify) on
  * allocate, create and dynamic windows: every rank reads from every rank

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3 tls=shm,tcp pml=ob1 timeout=90 mca="osc rdma2,sm"
+ * ompix-test: np=2,3 tls=shm,tcp,net pml=ob1 timeout=90 paths="slots:ucx" mca="osc rdma2,sm"
  *
  * Notification requests (MPIX_Win_notify_init), on an allocate window in a
  * lock_all epoch; notifications come from MPIX_Win_read_notify of this

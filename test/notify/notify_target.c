@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1,ucx timeout=120 mca="osc rdma2,sm"
+ * ompix-test: np=2,3,4 tls=shm,tcp,net pml=ob1,ucx timeout=120 paths="win:ucx slots:ucx acc:am" mca="osc rdma2,sm"
  *
  * Target-notified operations (MPIX_Put_notify, MPIX_Get_notify,
  * MPIX_Accumulate_notify with MPI_SUM and MPI_REPLACE) on allocate, create

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=1,2,3,4 tls=shm,tcp pml=ob1,ucx timeout=120
+ * ompix-test: np=1,2,3,4 tls=shm,tcp,net pml=ob1,ucx timeout=120
  *
  * Persistent barrier, bcast and allreduce: counts 0, 1, 37 and 1 MiB worth,
  * contiguous and strided (vector) layouts, int and double, SUM, MAX and a

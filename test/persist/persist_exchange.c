@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=1,2,3,4 tls=shm,tcp pml=ob1,ucx timeout=120
+ * ompix-test: np=1,2,3,4 tls=shm,tcp,net pml=ob1,ucx timeout=120
  *
  * Persistent allgather, alltoall, scan and exscan: counts 0, 1, 37 and
  * 1 MiB worth per rank; contiguous and strided layouts (also mixed:

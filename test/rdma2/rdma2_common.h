@@ -91,6 +91,24 @@ static inline void fail(const char *fmt, ...)
         }                                                                     \
     } while (0)
 
+/* Whether windows of this flavor can be opened over comm (collective):
+ * MPI_Win_allocate_shared needs ranks that share memory, which ranks on
+ * several hosts do not (the tls=net leg, test/hosts). */
+static inline int rwin_flavor_ok(int flavor, MPI_Comm comm)
+{
+    MPI_Comm node;
+    int n, here;
+
+    if (FL_SHARED != flavor) {
+        return 1;
+    }
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &here);
+    MPI_Comm_free(&node);
+    return here == n;
+}
+
 /* Opens a window of `nelem` elements per rank (nelem may differ between
  * ranks and may be 0) of the given flavor over `comm`. Errors on windows
  * return (the tests check return codes themselves). */

@@ -433,6 +433,9 @@ static inline void for_each_typed_window(int argc, char **argv, int n,
     struct tentry tt[96];
     int nt = type_table(tt);
     for (int fl = 0; fl < NFLAVORS; ++fl) {
+        if (!rwin_flavor_ok(fl, MPI_COMM_WORLD)) {
+            continue;
+        }
         for (int k = 0; k < nt; ++k) {
             const struct tentry *te = &tt[k];
             MPI_Win win;

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=180 mca="osc rdma2,sm osc_rdma2_acc_path am osc_rdma2_cma 0" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
+ * ompix-test: np=2,3,4 tls=shm,tcp,net pml=ob1 timeout=180 paths="acc:am" mca="osc rdma2,sm osc_rdma2_acc_path am osc_rdma2_cma 0" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * The active-message accumulate path (osc_rdma2_acc_path am, so that it also
  * serves same-node peers over shared memory; CMA off, so lock-path data

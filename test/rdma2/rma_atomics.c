@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=300 mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
+ * ompix-test: np=2,3,4 tls=shm,tcp,net pml=ob1 timeout=300 paths="win:ucx" mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * Fetch_and_op with every predefined operation (MPI_NO_OP as an atomic
  * read, MPI_REPLACE as an atomic swap) on every predefined datatype it is

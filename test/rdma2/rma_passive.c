@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 valgrind=no mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
+ * ompix-test: np=2,3,4 tls=shm,tcp,net pml=ob1 timeout=120 paths="win:ucx" valgrind=no mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * Truly passive target: rank 0 computes outside MPI (first a busy loop,
  * then a sleep, 3 s each, no MPI call at all) while every other rank, on an

@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=120 mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
+ * ompix-test: np=2,3,4 tls=shm,tcp,net pml=ob1 timeout=120 paths="win:ucx state:ucx acc:am" mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * Data movement with derived datatypes: every RMA operation (Put, Get,
  * Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap, Rput, Rget,
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     }
     for (int fl = 0; fl < NFLAVORS; ++fl) {
         struct rwin w;
-        if (only_fl >= 0 && fl != only_fl) {
+        if ((only_fl >= 0 && fl != only_fl) || !rwin_flavor_ok(fl, MPI_COMM_WORLD)) {
             continue;
         }
         set_case("%s window creation", flavor_name[fl]);

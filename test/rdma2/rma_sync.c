@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1 timeout=240 mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
+ * ompix-test: np=2,3,4 tls=shm,tcp,net pml=ob1 timeout=240 paths="win:ucx pscw:am" mca="osc rdma2,sm" intree="np=2" intree_why="CI time: 3 and 4 ranks run on the plugin build"
  *
  * Every RMA operation (Put, Get, Accumulate, Get_accumulate, Fetch_and_op,
  * Compare_and_swap and, in passive-target modes, Rput, Rget, Raccumulate,
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
         layout_make(&ly[k], k);
     }
     for (int fl = 0; fl < NFLAVORS; ++fl) {
-        if (only_fl >= 0 && fl != only_fl) {
+        if ((only_fl >= 0 && fl != only_fl) || !rwin_flavor_ok(fl, MPI_COMM_WORLD)) {
             continue;
         }
         struct rwin w;
