@@ -127,7 +127,6 @@ static void one_flavor(int f, MPI_Errhandler eh)
 
     int failed_before = ompix_test_failures;
     nwin_open(&w, f, WIN_BYTES, MPI_COMM_WORLD);
-    notify_prepare_target(w.win);
     MPI_Win_set_errhandler(w.win, eh);
     nwin_fill(&w);
     OK(MPIX_Win_get_num_notify(w.win, &n));
@@ -206,10 +205,10 @@ static void one_flavor(int f, MPI_Errhandler eh)
     }
 }
 
-/* A shared window: osc/sm's shared_query gives the generic path every
- * target's size even before MPIX_Win_set_num_notify (read_notify needs no
- * set_num_notify); after it, every call.  Rank parts are contiguous, so a
- * put past one is a write into the next: check_pattern sees it. */
+/* A shared window: ranges checked for every call, before and after
+ * MPIX_Win_set_num_notify (none is needed first).  Rank parts are
+ * contiguous, so a put past one is a write into the next: check_pattern
+ * sees it. */
 static void shared_window(MPI_Errhandler eh)
 {
     nwin_t w;
@@ -241,6 +240,7 @@ static void shared_window(MPI_Errhandler eh)
               MPI_ERR_RMA_RANGE);
     CHECK_ERR(MPIX_Win_read_notify(ibuf, 2, MPI_INT, other, WIN_BYTES - 4, 2, MPI_INT, 3,
                                    w.win), MPI_ERR_RMA_RANGE);
+    all_ops(&w, 1, MPI_INT, other, WIN_BYTES, 3, MPI_ERR_RMA_RANGE);
     OK(MPI_Win_unlock_all(w.win));
     OK(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, 64));
     OK(MPI_Win_lock_all(0, w.win));

@@ -14,6 +14,7 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mpi.h"
@@ -43,6 +44,14 @@ typedef struct ompix_notify_ops_t {
 
 /* The generic path (mpiext_notify_generic.c): any osc component. */
 extern const ompix_notify_ops_t ompix_notify_generic_ops;
+
+/* Collective over comm, from inside the creation of win by any osc
+ * component but rdma2 (mpiext_notify_hook.c): the generic path's state and
+ * notification channel, so that no call is needed before notified RMA. */
+struct ompi_win_t;
+struct ompi_communicator_t;
+void ompix_notify_gen_setup(struct ompi_win_t *win, struct ompi_communicator_t *comm,
+                            size_t size, int disp_unit);
 
 /* Default slot count of the generic path (osc/rdma2 has its own MCA
  * parameter, osc_rdma2_notify_slots, with the same default). */
