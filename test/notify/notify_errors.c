@@ -15,11 +15,15 @@
  *   MPI_ERR_RMA_RANGE past the end of the target's window, straddling it,
  *                     and (dynamic) an address no region covers
  *   MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_OP   as MPI_Get/MPI_Accumulate
+ *   MPI_ERR_BUFFER    a NULL origin buffer with data to move, all four
+ *                     calls (issue 28: read_notify crashed or hung)
  *   MPI_ERR_WIN       MPI_WIN_NULL (through MPI_COMM_WORLD's handler)
  *
  * Not errors: waitsome with timeout 0 (and 10 ms) and nothing set returns
  * MPI_SUCCESS with MPIX_NOTIFY_NONE; MPI_PROC_NULL as target succeeds and
- * notifies nobody.  No failed call writes anything: every rank's window
+ * notifies nobody; a notification request started before three
+ * put_notify into its slot takes all three through MPI_Wait (issue 28: it
+ * hung on the generic path).  No failed call writes anything: every rank's window
  * part still holds its pattern at the end (a put past one rank's part of
  * a shared segment lands in the next rank's).  A shared window
  * (MPI_Win_allocate_shared, always the generic path on osc/sm): range
@@ -86,6 +90,49 @@ static void all_ops(nwin_t *w, int count, MPI_Datatype type, int target, MPI_Ain
     CHECK_ERR(MPIX_Get_notify(ibuf, count, type, target, disp, count, type, id, w->win), cls);
     CHECK_ERR(MPIX_Accumulate_notify(ibuf, count, type, target, disp, count, type, MPI_SUM, id,
                                      w->win), cls);
+}
+
+/* Inside lock_all: the NULL-buffer rows, then a notification request on
+ * slot 11 that MPI_Wait completes with the left neighbour's three
+ * put_notify (of the bytes already there, so the pattern stays), possibly
+ * over several starts if they arrive apart. */
+static void buffer_and_request_rows(nwin_t *w, int other)
+{
+    MPI_Aint d = nwin_disp(w, other, 20);
+    unsigned char b[3];
+    MPI_Request req;
+    MPI_Status st;
+    MPI_Count c, total = 0;
+
+    CHECK_ERR(MPIX_Win_read_notify(NULL, 1, MPI_INT, other, d, 1, MPI_INT, 3, w->win),
+              MPI_ERR_BUFFER);
+    CHECK_ERR(MPIX_Get_notify(NULL, 2, MPI_INT, other, d, 2, MPI_INT, 3, w->win),
+              MPI_ERR_BUFFER);
+    CHECK_ERR(MPIX_Put_notify(NULL, 1, MPI_INT, other, d, 1, MPI_INT, 3, w->win),
+              MPI_ERR_BUFFER);
+    CHECK_ERR(MPIX_Accumulate_notify(NULL, 1, MPI_INT, other, d, 1, MPI_INT, MPI_SUM, 3,
+                                     w->win), MPI_ERR_BUFFER);
+
+    OK(MPIX_Win_notify_init(w->win, 11, &req));
+    OK(MPI_Start(&req));
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < 3; ++i) {
+        b[i] = pat(other, 20 + i);
+        OK(MPIX_Put_notify(&b[i], 1, MPI_BYTE, other, d + i, 1, MPI_BYTE, 11, w->win));
+    }
+    OK(MPI_Win_flush(other, w->win));
+    for (int starts = 0; total < 3 && starts < 3; ++starts) {
+        if (starts > 0) {
+            OK(MPI_Start(&req));
+        }
+        OK(MPI_Wait(&req, &st));
+        c = 0;
+        OK(MPI_Get_elements_x(&st, MPI_COUNT, &c));
+        CHECK(11 == st.MPI_TAG && c >= 1);
+        total += c;
+    }
+    CHECK(3 == total);
+    OK(MPI_Request_free(&req));
 }
 
 static void consumer_errors(nwin_t *w, int n)
@@ -176,6 +223,7 @@ static void one_flavor(int f, MPI_Errhandler eh)
     OK(MPIX_Accumulate_notify(ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, MPI_SUM, 7, w.win));
     CHECK(before == err_handler_calls);
     OK(MPI_Win_flush_all(w.win));
+    buffer_and_request_rows(&w, other);
 
     /* the window still works after all that */
     int id;
