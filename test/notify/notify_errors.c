@@ -36,9 +36,9 @@
  *    path issues the component's operations and cannot see epochs the
  *    component does not track.  Where the component reports nothing, the
  *    calls are not made (they would run).
- *  - no range check on dynamic windows (the generic path cannot see the
- *    attached regions, and osc/pt2pt does not check them: those calls
- *    would write outside the buffer, so they are not made).
+ *  - dynamic windows are range-checked on both paths (issue 28: an
+ *    out-of-range read_notify succeeded on the generic path): past the
+ *    end, straddling it, an unattached address, and this rank's own end.
  */
 #include "notify_common.h"
 
@@ -202,12 +202,11 @@ static void one_flavor(int f, MPI_Errhandler eh)
     all_ops(&w, 1, MPI_INT, other, nwin_disp(&w, other, 0), n, MPI_ERR_ARG);
     all_ops(&w, 1, MPI_INT, size, nwin_disp(&w, other, 0), 3, MPI_ERR_RANK);
     all_ops(&w, 1, MPI_INT, -5, nwin_disp(&w, other, 0), 3, MPI_ERR_RANK);
-    if (!(NOTIFY_GENERIC && NF_DYNAMIC == f)) {
-        all_ops(&w, 1, MPI_INT, other, end, 3, MPI_ERR_RMA_RANGE);
-        all_ops(&w, 2, MPI_INT, other, end - 4, 3, MPI_ERR_RMA_RANGE);
-    }
-    if (!NOTIFY_GENERIC && NF_DYNAMIC == f) {
+    all_ops(&w, 1, MPI_INT, other, end, 3, MPI_ERR_RMA_RANGE);
+    all_ops(&w, 2, MPI_INT, other, end - 4, 3, MPI_ERR_RMA_RANGE);
+    if (NF_DYNAMIC == f) {
         all_ops(&w, 1, MPI_INT, other, end + 4096, 3, MPI_ERR_RMA_RANGE);
+        all_ops(&w, 1, MPI_INT, rank, nwin_disp(&w, rank, WIN_BYTES), 3, MPI_ERR_RMA_RANGE);
     }
     all_ops(&w, -1, MPI_INT, other, nwin_disp(&w, other, 0), 3, MPI_ERR_COUNT);
     all_ops(&w, 1, MPI_DATATYPE_NULL, other, nwin_disp(&w, other, 0), 3, MPI_ERR_TYPE);

@@ -47,6 +47,7 @@
 #include "ompi/request/request.h"
 #include "ompi/win/win.h"
 
+#include "mpiext_notify_dynamic.h"
 #include "mpiext_notify_internal.h"
 
 /* Tag of the notification messages on the hidden communicator (nothing
@@ -124,6 +125,9 @@ typedef struct ompix_notify_gen_win_t {
     /* The epoch-closing entry points are wrapped (at the first notified
      * operation this process issues; osc_free is wrapped at creation). */
     bool epochs_wrapped;
+    /* Dynamic windows: the regions, for the range check (NULL for the
+     * other flavors and windows whose creation was not seen). */
+    ompix_notify_dyn_t *dyn;
     /* The module's entry points as they were before we wrapped them. */
     ompi_osc_base_module_t orig;
 } ompix_notify_gen_win_t;
@@ -246,11 +250,14 @@ static int ompix_notify_gen_progress(void)
     }
     OPAL_LIST_FOREACH(w, &ompix_notify_gen_wins, ompix_notify_gen_win_t) {
         if ((opal_list_is_empty(&w->reads) && opal_list_is_empty(&w->sends) &&
-             NULL == w->recv_req) || 0 != opal_mutex_trylock(&w->lock)) {
+             NULL == w->recv_req && NULL == w->dyn) || 0 != opal_mutex_trylock(&w->lock)) {
             continue;
         }
         n += ompix_notify_gen_reap(w);
         n += ompix_notify_gen_drain(w);
+        if (NULL != w->dyn) {
+            n += ompix_notify_dyn_progress(w->dyn);
+        }
         opal_mutex_unlock(&w->lock);
     }
     opal_mutex_unlock(&ompix_notify_gen_lock);
@@ -754,6 +761,8 @@ static void ompix_notify_gen_detach(ompix_notify_gen_win_t *w)
         (void) ompi_request_free(&w->recv_req);
         w->recv_req = NULL;
     }
+    ompix_notify_dyn_destroy(w->dyn);
+    w->dyn = NULL;
     if (NULL != w->comm) {
         (void) ompi_comm_free(&w->comm);
         w->comm = NULL;
@@ -837,15 +846,16 @@ static bool ompix_notify_gen_extent(ompix_notify_gen_win_t *w, int target,
 static int ompix_notify_gen_range(ompix_notify_gen_win_t *w, int target, MPI_Aint disp,
                                   int count, ompi_datatype_t *dt)
 {
-    ompix_notify_gen_extent_t ext;
+    ompix_notify_gen_extent_t ext = { .size = -1, .disp_unit = 1 };
     ptrdiff_t lb, extent, true_lb, true_extent;
     int64_t lo, hi;
+    bool dynamic = MPI_WIN_FLAVOR_DYNAMIC == w->win->w_flavor;
 
-    if (0 == count || !ompix_notify_gen_extent(w, target, &ext)) {
+    if (0 == count || (dynamic ? NULL == w->dyn : !ompix_notify_gen_extent(w, target, &ext))) {
         return MPI_SUCCESS;
     }
     /* Keeps disp * unit from overflowing (such a displacement is past any
-     * window anyway). */
+     * window anyway; on a dynamic window disp is an address). */
     if (disp < 0 || ext.disp_unit < 0 ||
         (ext.disp_unit > 0 && disp > (INT64_MAX >> 2) / ext.disp_unit)) {
         return MPI_ERR_RMA_RANGE;
@@ -859,7 +869,57 @@ static int ompix_notify_gen_range(ompix_notify_gen_win_t *w, int target, MPI_Ain
     } else {
         lo += (int64_t) (count - 1) * extent;
     }
+    if (dynamic) {
+        return ompix_notify_dyn_check(w->dyn, target, lo, hi);
+    }
     return (lo < 0 || hi > ext.size) ? MPI_ERR_RMA_RANGE : MPI_SUCCESS;
+}
+
+/* Dynamic windows ---------------------------------------------------------- */
+
+static int ompix_notify_gen_win_attach(struct ompi_win_t *win, void *base, size_t len)
+{
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    int rc = w->orig.osc_win_attach(win, base, len);
+
+    if (OMPI_SUCCESS == rc && OMPI_SUCCESS != ompix_notify_dyn_attach(w->dyn, base, len)) {
+        (void) w->orig.osc_win_detach(win, base);
+        rc = OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return rc;
+}
+
+static int ompix_notify_gen_win_detach(struct ompi_win_t *win, const void *base)
+{
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    int rc = w->orig.osc_win_detach(win, base);
+
+    if (OMPI_SUCCESS == rc) {
+        ompix_notify_dyn_detach(w->dyn, base);
+    }
+    return rc;
+}
+
+/* At creation of a dynamic window: record this process's regions (its
+ * attach and detach wrapped) and answer the origins' queries for them.
+ * Every component: osc pt2pt checks no address, and osc rdma checks only
+ * where an access starts (a put straddling a region's end wrote past
+ * it). */
+static int ompix_notify_gen_track_regions(ompix_notify_gen_win_t *w)
+{
+    ompi_osc_base_module_t *m = w->win->w_osc_module;
+    ompix_notify_dyn_t *dyn;
+    int rc = ompix_notify_dyn_create(w->comm, &dyn);
+
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    opal_mutex_lock(&w->lock);
+    w->dyn = dyn;
+    opal_mutex_unlock(&w->lock);
+    m->osc_win_attach = ompix_notify_gen_win_attach;
+    m->osc_win_detach = ompix_notify_gen_win_detach;
+    return OMPI_SUCCESS;
 }
 
 /* The notification channel --------------------------------------------------- */
@@ -884,6 +944,9 @@ void ompix_notify_gen_setup(ompi_win_t *win, ompi_communicator_t *comm, size_t s
         rc = ompix_notify_gen_comm_create(w, comm);
         if (OMPI_SUCCESS == rc) {
             rc = ompix_notify_gen_extents_gather(w, (int64_t) size, disp_unit);
+        }
+        if (OMPI_SUCCESS == rc && MPI_WIN_FLAVOR_DYNAMIC == win->w_flavor) {
+            rc = ompix_notify_gen_track_regions(w);
         }
     }
     if (OMPI_SUCCESS != rc) {

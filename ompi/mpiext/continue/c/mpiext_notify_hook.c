@@ -99,14 +99,15 @@ static int ompix_notify_hook_open(mca_base_open_flag_t flags)
     OPAL_LIST_FOREACH(cli, &ompi_osc_base_framework.framework_components,
                       mca_base_component_list_item_t) {
         ompi_osc_base_component_t *comp = (ompi_osc_base_component_t *) cli->cli_component;
+        const char *name = comp->osc_version.mca_component_name;
 
-        if (0 == strcmp(comp->osc_version.mca_component_name, "rdma2")) {
+        if (0 == strcmp(name, "rdma2")) {
             continue;
         }
         if (n == OMPIX_NOTIFY_HOOK_MAX) {
             opal_output(0, "ompix notify: more than %d osc components; windows of %s need "
                         "MPIX_Win_set_num_notify before target-notified operations",
-                        OMPIX_NOTIFY_HOOK_MAX, comp->osc_version.mca_component_name);
+                        OMPIX_NOTIFY_HOOK_MAX, name);
             continue;
         }
         ompix_notify_hook_orig[n] = comp->osc_select;
