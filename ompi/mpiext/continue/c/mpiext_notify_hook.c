@@ -17,6 +17,7 @@
 
 #include "ompi_config.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "opal/mca/base/base.h"
@@ -30,6 +31,13 @@
 #define OMPIX_NOTIFY_HOOK_MAX 16
 
 static ompi_osc_base_component_select_fn_t ompix_notify_hook_orig[OMPIX_NOTIFY_HOOK_MAX];
+
+/* MCA parameter mpi_notify_generic_setup: a program that never uses
+ * notified RMA on windows of stock components can spare their creation
+ * the setup (a communicator creation and an allgather; their free one
+ * more collective) and then needs MPIX_Win_set_num_notify before
+ * target-notified operations there. */
+static bool ompix_notify_hook_enabled = true;
 
 /* The window exists on this process once the component's select returned
  * success; the setup is collective over comm like the select itself (every
@@ -95,6 +103,18 @@ static int ompix_notify_hook_open(mca_base_open_flag_t flags)
 
     if (OPAL_SUCCESS != rc) {
         return rc;
+    }
+    (void) mca_base_var_register("ompi", "mpi", NULL, "notify_generic_setup",
+                                 "Set up notified RMA (MPIX_Put_notify, ...) inside the creation "
+                                 "of every window not served by osc/rdma2, so that nothing needs "
+                                 "to be called first (false: those windows need "
+                                 "MPIX_Win_set_num_notify before target-notified operations, and "
+                                 "their creation and free skip a communicator creation and two "
+                                 "collectives)",
+                                 MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &ompix_notify_hook_enabled);
+    if (!ompix_notify_hook_enabled) {
+        return OPAL_SUCCESS;
     }
     OPAL_LIST_FOREACH(cli, &ompi_osc_base_framework.framework_components,
                       mca_base_component_list_item_t) {
