@@ -135,6 +135,7 @@ static int with_persistent(MPI_Request cr)
     }
     ran = 0;
     CHECK(MPI_SUCCESS == MPIX_Continueall(4, all, count_cb, NULL, 0, MPI_STATUSES_IGNORE, cr));
+    sbuf[2] = 4242.0 + rank;
     MPI_Isend(&sbuf[2], 1, MPI_DOUBLE, rank, 6, MPI_COMM_WORLD, &s[2]);
     CHECK(MPI_SUCCESS == MPIX_Continueall(2, r, count_cb, NULL, 0, MPI_STATUSES_IGNORE, cr));
     CHECK(MPI_SUCCESS == MPI_Wait(&s[2], MPI_STATUS_IGNORE));
