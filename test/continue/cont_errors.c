@@ -58,6 +58,19 @@ static void bad_arguments(void)
     CHECK_ERR(MPIX_Continue(&cr2, cb, NULL, 0, MPI_STATUS_IGNORE, cr2), MPI_ERR_REQUEST);
     /* a persistent continuation on a continuation request */
     CHECK_ERR(MPIX_Continue(&cr2, cb, NULL, MPIX_CONT_PERSISTENT, MPI_STATUS_IGNORE, cr), MPI_ERR_REQUEST);
+    /* MPI_Start and MPI_Startall refuse an idle continuation request,
+     * alone or beside a persistent receive, which stays inactive */
+    CHECK_ERR(MPI_Start(&cr2), MPI_ERR_REQUEST);
+    CHECK_ERR(MPI_Startall(1, &cr2), MPI_ERR_REQUEST);
+    {
+        MPI_Request two[2];
+        int flag = 0;
+        MPI_Recv_init(&buf, 1, MPI_INT, 0, 97, MPI_COMM_SELF, &two[0]);
+        two[1] = cr2;
+        CHECK_ERR(MPI_Startall(2, two), MPI_ERR_REQUEST);
+        CHECK(MPI_SUCCESS == MPI_Test(&two[0], &flag, MPI_STATUS_IGNORE) && flag);
+        MPI_Request_free(&two[0]);
+    }
 
     /* an inactive persistent request without MPIX_CONT_PERSISTENT */
     MPI_Recv_init(&buf, 1, MPI_INT, 0, 98, MPI_COMM_SELF, &pr);
@@ -71,6 +84,7 @@ static void bad_arguments(void)
     /* continuation requests are never started by the user, and cannot be
      * freed while continuations are outstanding */
     CHECK_ERR(MPI_Start(&cr), MPI_ERR_REQUEST);
+    CHECK_ERR(MPI_Startall(1, &cr), MPI_ERR_REQUEST);
     CHECK_ERR(MPI_Request_free(&cr), MPI_ERR_REQUEST);
     CHECK(MPI_REQUEST_NULL != cr);
 

@@ -26,16 +26,18 @@
 #define NOTIFY_GENERIC 0
 #endif
 
-/* Slots the generic variants ask for with MPIX_Win_set_num_notify before
- * any target-notified operation (the generic path's documented
- * limitation: its hidden counter window is created collectively there). */
-#define NOTIFY_GEN_SLOTS 1024
-
 /* Seconds a test waits for a notification before it counts as lost. */
 #define NOTIFY_DEADLINE 20.0
 
-enum { NF_ALLOCATE, NF_CREATE, NF_DYNAMIC, NF_COUNT };
-static const char *const nf_name[NF_COUNT] = {"allocate", "create", "dynamic"};
+/* NOTIFY_SHARED: the flavors include MPI_Win_allocate_shared windows
+ * (generic variants on one node, where osc sm serves them; osc/rdma2 does
+ * not). */
+#ifndef NOTIFY_SHARED
+#define NOTIFY_SHARED 0
+#endif
+enum { NF_ALLOCATE, NF_CREATE, NF_DYNAMIC, NF_SHARED };
+#define NF_COUNT (NOTIFY_SHARED ? NF_SHARED + 1 : NF_SHARED)
+static const char *const nf_name[] = {"allocate", "create", "dynamic", "shared"};
 #define PATH_NAME (NOTIFY_GENERIC ? "generic" : "rdma2")
 
 typedef struct {
@@ -86,6 +88,9 @@ static inline void nwin_open(nwin_t *w, int flavor, MPI_Aint bytes, MPI_Comm com
     case NF_ALLOCATE:
         OK(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, comm, &w->base, &w->win));
         break;
+    case NF_SHARED:
+        OK(MPI_Win_allocate_shared(bytes, 1, MPI_INFO_NULL, comm, &w->base, &w->win));
+        break;
     case NF_CREATE:
         w->own = malloc((size_t) bytes);
         w->base = w->own;
@@ -135,16 +140,6 @@ static inline void nwin_fill(nwin_t *w)
     }
     OK(MPI_Win_unlock(rank, w->win));
     MPI_Barrier(MPI_COMM_WORLD);
-}
-
-/* Generic variants: the collective MPIX_Win_set_num_notify every
- * target-notified operation needs there first.  The rdma2 variants do not
- * call it, so that they use the lazily allocated default slots. */
-static inline void notify_prepare_target(MPI_Win win)
-{
-    if (NOTIFY_GENERIC) {
-        OK(MPIX_Win_set_num_notify(win, MPI_INFO_NULL, NOTIFY_GEN_SLOTS));
-    }
 }
 
 /* Takes one notification in [first, first+num): waitsome, then reset.

@@ -15,11 +15,15 @@
  *   MPI_ERR_RMA_RANGE past the end of the target's window, straddling it,
  *                     and (dynamic) an address no region covers
  *   MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_OP   as MPI_Get/MPI_Accumulate
+ *   MPI_ERR_BUFFER    a NULL origin buffer with data to move, all four
+ *                     calls (issue 28: read_notify crashed or hung)
  *   MPI_ERR_WIN       MPI_WIN_NULL (through MPI_COMM_WORLD's handler)
  *
  * Not errors: waitsome with timeout 0 (and 10 ms) and nothing set returns
  * MPI_SUCCESS with MPIX_NOTIFY_NONE; MPI_PROC_NULL as target succeeds and
- * notifies nobody.  No failed call writes anything: every rank's window
+ * notifies nobody; a notification request started before three
+ * put_notify into its slot takes all three through MPI_Wait (issue 28: it
+ * hung on the generic path).  No failed call writes anything: every rank's window
  * part still holds its pattern at the end (a put past one rank's part of
  * a shared segment lands in the next rank's).  A shared window
  * (MPI_Win_allocate_shared, always the generic path on osc/sm): range
@@ -32,9 +36,9 @@
  *    path issues the component's operations and cannot see epochs the
  *    component does not track.  Where the component reports nothing, the
  *    calls are not made (they would run).
- *  - no range check on dynamic windows (the generic path cannot see the
- *    attached regions, and osc/pt2pt does not check them: those calls
- *    would write outside the buffer, so they are not made).
+ *  - dynamic windows are range-checked on both paths (issue 28: an
+ *    out-of-range read_notify succeeded on the generic path): past the
+ *    end, straddling it, an unattached address, and this rank's own end.
  */
 #include "notify_common.h"
 
@@ -88,6 +92,49 @@ static void all_ops(nwin_t *w, int count, MPI_Datatype type, int target, MPI_Ain
                                      w->win), cls);
 }
 
+/* Inside lock_all: the NULL-buffer rows, then a notification request on
+ * slot 11 that MPI_Wait completes with the left neighbour's three
+ * put_notify (of the bytes already there, so the pattern stays), possibly
+ * over several starts if they arrive apart. */
+static void buffer_and_request_rows(nwin_t *w, int other)
+{
+    MPI_Aint d = nwin_disp(w, other, 20);
+    unsigned char b[3];
+    MPI_Request req;
+    MPI_Status st;
+    MPI_Count c, total = 0;
+
+    CHECK_ERR(MPIX_Win_read_notify(NULL, 1, MPI_INT, other, d, 1, MPI_INT, 3, w->win),
+              MPI_ERR_BUFFER);
+    CHECK_ERR(MPIX_Get_notify(NULL, 2, MPI_INT, other, d, 2, MPI_INT, 3, w->win),
+              MPI_ERR_BUFFER);
+    CHECK_ERR(MPIX_Put_notify(NULL, 1, MPI_INT, other, d, 1, MPI_INT, 3, w->win),
+              MPI_ERR_BUFFER);
+    CHECK_ERR(MPIX_Accumulate_notify(NULL, 1, MPI_INT, other, d, 1, MPI_INT, MPI_SUM, 3,
+                                     w->win), MPI_ERR_BUFFER);
+
+    OK(MPIX_Win_notify_init(w->win, 11, &req));
+    OK(MPI_Start(&req));
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < 3; ++i) {
+        b[i] = pat(other, 20 + i);
+        OK(MPIX_Put_notify(&b[i], 1, MPI_BYTE, other, d + i, 1, MPI_BYTE, 11, w->win));
+    }
+    OK(MPI_Win_flush(other, w->win));
+    for (int starts = 0; total < 3 && starts < 3; ++starts) {
+        if (starts > 0) {
+            OK(MPI_Start(&req));
+        }
+        OK(MPI_Wait(&req, &st));
+        c = 0;
+        OK(MPI_Get_elements_x(&st, MPI_COUNT, &c));
+        CHECK(11 == st.MPI_TAG && c >= 1);
+        total += c;
+    }
+    CHECK(3 == total);
+    OK(MPI_Request_free(&req));
+}
+
 static void consumer_errors(nwin_t *w, int n)
 {
     MPI_Count v;
@@ -127,7 +174,6 @@ static void one_flavor(int f, MPI_Errhandler eh)
 
     int failed_before = ompix_test_failures;
     nwin_open(&w, f, WIN_BYTES, MPI_COMM_WORLD);
-    notify_prepare_target(w.win);
     MPI_Win_set_errhandler(w.win, eh);
     nwin_fill(&w);
     OK(MPIX_Win_get_num_notify(w.win, &n));
@@ -156,12 +202,11 @@ static void one_flavor(int f, MPI_Errhandler eh)
     all_ops(&w, 1, MPI_INT, other, nwin_disp(&w, other, 0), n, MPI_ERR_ARG);
     all_ops(&w, 1, MPI_INT, size, nwin_disp(&w, other, 0), 3, MPI_ERR_RANK);
     all_ops(&w, 1, MPI_INT, -5, nwin_disp(&w, other, 0), 3, MPI_ERR_RANK);
-    if (!(NOTIFY_GENERIC && NF_DYNAMIC == f)) {
-        all_ops(&w, 1, MPI_INT, other, end, 3, MPI_ERR_RMA_RANGE);
-        all_ops(&w, 2, MPI_INT, other, end - 4, 3, MPI_ERR_RMA_RANGE);
-    }
-    if (!NOTIFY_GENERIC && NF_DYNAMIC == f) {
+    all_ops(&w, 1, MPI_INT, other, end, 3, MPI_ERR_RMA_RANGE);
+    all_ops(&w, 2, MPI_INT, other, end - 4, 3, MPI_ERR_RMA_RANGE);
+    if (NF_DYNAMIC == f) {
         all_ops(&w, 1, MPI_INT, other, end + 4096, 3, MPI_ERR_RMA_RANGE);
+        all_ops(&w, 1, MPI_INT, rank, nwin_disp(&w, rank, WIN_BYTES), 3, MPI_ERR_RMA_RANGE);
     }
     all_ops(&w, -1, MPI_INT, other, nwin_disp(&w, other, 0), 3, MPI_ERR_COUNT);
     all_ops(&w, 1, MPI_DATATYPE_NULL, other, nwin_disp(&w, other, 0), 3, MPI_ERR_TYPE);
@@ -177,6 +222,7 @@ static void one_flavor(int f, MPI_Errhandler eh)
     OK(MPIX_Accumulate_notify(ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, MPI_SUM, 7, w.win));
     CHECK(before == err_handler_calls);
     OK(MPI_Win_flush_all(w.win));
+    buffer_and_request_rows(&w, other);
 
     /* the window still works after all that */
     int id;
@@ -206,10 +252,10 @@ static void one_flavor(int f, MPI_Errhandler eh)
     }
 }
 
-/* A shared window: osc/sm's shared_query gives the generic path every
- * target's size even before MPIX_Win_set_num_notify (read_notify needs no
- * set_num_notify); after it, every call.  Rank parts are contiguous, so a
- * put past one is a write into the next: check_pattern sees it. */
+/* A shared window: ranges checked for every call, before and after
+ * MPIX_Win_set_num_notify (none is needed first).  Rank parts are
+ * contiguous, so a put past one is a write into the next: check_pattern
+ * sees it. */
 static void shared_window(MPI_Errhandler eh)
 {
     nwin_t w;
@@ -241,6 +287,7 @@ static void shared_window(MPI_Errhandler eh)
               MPI_ERR_RMA_RANGE);
     CHECK_ERR(MPIX_Win_read_notify(ibuf, 2, MPI_INT, other, WIN_BYTES - 4, 2, MPI_INT, 3,
                                    w.win), MPI_ERR_RMA_RANGE);
+    all_ops(&w, 1, MPI_INT, other, WIN_BYTES, 3, MPI_ERR_RMA_RANGE);
     OK(MPI_Win_unlock_all(w.win));
     OK(MPIX_Win_set_num_notify(w.win, MPI_INFO_NULL, 64));
     OK(MPI_Win_lock_all(0, w.win));

@@ -153,7 +153,6 @@ int main(int argc, char **argv)
     for (int f = NF_ALLOCATE; f <= NF_CREATE; ++f) {
         nwin_t w;
         nwin_open(&w, f, WIN_BYTES, MPI_COMM_WORLD);
-        notify_prepare_target(w.win);
         OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w.win));
         for (int i = 0; i < WIN_BYTES; ++i) {
             w.base[i] = pat(rank, i);

@@ -326,7 +326,6 @@ int main(int argc, char **argv)
     for (int f = 0; f < NF_COUNT; ++f) {
         nwin_t w;
         nwin_open(&w, f, (MPI_Aint) size * NSIZE * BLOCK, MPI_COMM_WORLD);
-        notify_prepare_target(w.win);
         /* defined for valgrind, which does not see CMA writes; before anyone puts */
         memset(w.base, 0, (size_t) w.bytes);
         MPI_Barrier(MPI_COMM_WORLD);

@@ -3,7 +3,9 @@
  *
  * notify_read.c on the generic path: osc/rdma2 is not in the osc list, so the
  * extension builds notified RMA from standard one-sided calls of osc sm
- * (allocate windows) and osc pt2pt (create and dynamic windows).
+ * (allocate and MPI_Win_allocate_shared windows) and osc pt2pt (create and
+ * dynamic windows).
  */
 #define NOTIFY_GENERIC 1
+#define NOTIFY_SHARED 1
 #include "notify_read.c"

@@ -398,7 +398,6 @@ int main(int argc, char **argv)
 {
     ompix_test_init(&argc, &argv);
     nwin_open(&w, NF_ALLOCATE, WIN_BYTES, MPI_COMM_WORLD);
-    notify_prepare_target(w.win);
     nwin_fill(&w);
     OK(MPI_Win_lock_all(0, w.win));
     start_wait();

@@ -3,7 +3,8 @@
  *
  * notify_requests.c on the generic path: osc/rdma2 is not in the osc list, so the
  * extension builds notified RMA from standard one-sided calls of osc sm
- * (its allocate window); MPIX_Win_set_num_notify first.
+ * (its allocate window). No
+ * MPIX_Win_set_num_notify: the window needs nothing before notified RMA.
  */
 #define NOTIFY_GENERIC 1
 #include "notify_requests.c"

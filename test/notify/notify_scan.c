@@ -112,7 +112,6 @@ static void one_flavor(int flavor)
     nwin_t w;
 
     nwin_open(&w, flavor, WIN_BYTES, MPI_COMM_WORLD);
-    notify_prepare_target(w.win);
     nwin_fill(&w);
     OK(MPI_Win_lock_all(0, w.win));
 

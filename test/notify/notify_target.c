@@ -332,7 +332,6 @@ int main(int argc, char **argv)
         nwin_t w;
         cur_flavor = f;
         nwin_open(&w, f, WIN_BYTES, MPI_COMM_WORLD);
-        notify_prepare_target(w.win);
         run_modes(&w);
         nwin_close(&w);
     }

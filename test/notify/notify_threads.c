@@ -211,7 +211,6 @@ int main(int argc, char **argv)
     }
 
     nwin_open(&w, NF_ALLOCATE, (MPI_Aint) size * SPR * per_sender_max, MPI_COMM_WORLD);
-    notify_prepare_target(w.win);
     OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w.win));
     memset(w.base, 0, (size_t) w.bytes);
     OK(MPI_Win_unlock(rank, w.win));

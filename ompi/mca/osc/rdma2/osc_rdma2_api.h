@@ -14,6 +14,10 @@
 #include <stdint.h>
 #include <mpi.h>
 
+/* Relative to this header, so that code outside the build tree that
+ * includes it (test/common/registry.c) finds it too. */
+#include "../../common/ompix/common_ompix_notify_ops.h"
+
 #define MCA_OSC_RDMA2_API_NAME "osc/rdma2"
 #define MCA_OSC_RDMA2_API_VERSION 3
 
@@ -30,50 +34,12 @@ typedef struct mca_osc_rdma2_api_t {
     int (*serves)(MPI_Win win);
 
     /* ---- notified RMA (version 2; 3: notify_slots returns `local`) ----
-     * Each process has, per window, an array of 64-bit notification
-     * counters ("slots"), osc_rdma2_notify_slots of them unless
-     * set_num_notify changed it.  Remote notifications are added into it
-     * with no action of its owner (truly passive); the owner reads and
-     * resets them with CPU atomics on the array notify_slots() returns. */
-
-    /* This process's slots on win: *slots points at *num counters, valid
-     * until set_num_notify or the window's free.  Lock-free readers use
-     * acquire loads (a non-zero slot means the announced data is
-     * visible); consumers take counts with an atomic exchange.  *local,
-     * unless NULL, points at *num more counters, private to this process,
-     * that its own read notifications completed in the call add to with
-     * plain stores (no locked instruction after the copy); only when
-     * MPI_THREAD_MULTIPLE is not provided, so MPI calls that read or
-     * reset them never run concurrently: slot i's count is
-     * slots[i] + local[i], and consumers take local[i] with plain loads
-     * and stores. */
-    int (*notify_slots)(MPI_Win win, int64_t **slots, int64_t **local, int *num);
-
-    /* MPIX_Win_read_notify: an MPI_Get; once its data is in origin_addr,
-     * this process's slot id is incremented.  Nothing else is flushed. */
-    int (*read_notify)(void *origin_addr, int origin_count, MPI_Datatype origin_type,
-                       int target_rank, MPI_Aint target_disp, int target_count,
-                       MPI_Datatype target_type, int id, MPI_Win win);
-    /* MPIX_Put_notify / _Get_notify / _Accumulate_notify: the operation,
-     * then target_rank's slot id is incremented once the operation's
-     * effect is visible at the target (for a get: once its data has been
-     * read there). */
-    int (*put_notify)(const void *origin_addr, int origin_count, MPI_Datatype origin_type,
-                      int target_rank, MPI_Aint target_disp, int target_count,
-                      MPI_Datatype target_type, int id, MPI_Win win);
-    int (*get_notify)(void *origin_addr, int origin_count, MPI_Datatype origin_type,
-                      int target_rank, MPI_Aint target_disp, int target_count,
-                      MPI_Datatype target_type, int id, MPI_Win win);
-    int (*accumulate_notify)(const void *origin_addr, int origin_count,
-                             MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
-                             int target_count, MPI_Datatype target_type, MPI_Op op, int id,
-                             MPI_Win win);
-
-    /* MPIX_Win_set_num_notify: collective over the window's group; every
-     * process's array becomes num zeroed slots (num >= 1, the same on
-     * every process).  Returns after every process has switched, so no
-     * notification issued afterwards reaches an old array. */
-    int (*set_num_notify)(MPI_Win win, int num);
+     * The six entries of the contract common/ompix declares once
+     * (common_ompix_notify_ops.h, which documents them): notify_slots,
+     * read_notify, put_notify, get_notify, accumulate_notify,
+     * set_num_notify.  Remote notifications are added into a process's
+     * slots with no action of its owner (truly passive). */
+    MCA_COMMON_OMPIX_NOTIFY_OPS
 } mca_osc_rdma2_api_t;
 
 #endif /* MCA_OSC_RDMA2_API_H */

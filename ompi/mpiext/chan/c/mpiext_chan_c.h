@@ -11,6 +11,12 @@
 #ifndef MPIEXT_CHAN_C_H
 #define MPIEXT_CHAN_C_H
 
+/* C linkage for C++ programs (mpicxx), as Open MPI's own mpi-ext.h
+ * does; nested inside its extern "C" in an in-tree build. */
+#if defined(c_plusplus) || defined(__cplusplus)
+extern "C" {
+#endif
+
 /* Info key of the bind calls: elements of the request's datatype (may be
  * negative) by which every start moves the buffer address, modulo
  * slack * increment. */
@@ -37,5 +43,9 @@ OMPI_DECLSPEC int MPIX_Iunbind_channels(int n, MPI_Request chans[], MPI_Info inf
 
 /* The profiling entry points PMPIX_..., installed next to this header. */
 #include "pmpiext_chan_c.h"
+
+#if defined(c_plusplus) || defined(__cplusplus)
+}
+#endif
 
 #endif /* MPIEXT_CHAN_C_H */

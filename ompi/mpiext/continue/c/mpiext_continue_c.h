@@ -8,6 +8,12 @@
 #ifndef MPIEXT_CONTINUE_C_H
 #define MPIEXT_CONTINUE_C_H
 
+/* C linkage for C++ programs (mpicxx), as Open MPI's own mpi-ext.h
+ * does; nested inside its extern "C" in an in-tree build. */
+#if defined(c_plusplus) || defined(__cplusplus)
+extern "C" {
+#endif
+
 /* Flags for MPIX_Continue / MPIX_Continueall (OR them together). */
 
 /* If every operation is already complete, the callback may run inside the
@@ -48,5 +54,9 @@ OMPI_DECLSPEC int MPIX_Continueall(int count, MPI_Request array_of_op_requests[]
  * half of this extension: completion notification of one-sided
  * operations. */
 #include "mpiext_notify_c.h"
+
+#if defined(c_plusplus) || defined(__cplusplus)
+}
+#endif
 
 #endif /* MPIEXT_CONTINUE_C_H */

@@ -16,6 +16,7 @@
 
 #include "ompi_config.h"
 
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,12 +43,29 @@ static int ompix_cont_cmp_req(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Open MPI hands out one shared, already complete request for operations
- * with nothing to do (MPI_PROC_NULL, one-rank barriers), which may appear
- * many times. */
+/* Open MPI hands out shared, already complete requests that live in a
+ * library's static storage: ompi_request_empty for operations with nothing
+ * to do (MPI_PROC_NULL, one-rank barriers), and pml ucx's
+ * completed_send_req (inside its module, ompi_pml_ucx) for every send UCX
+ * finished inline.  Both may appear many times in one array and are then
+ * no duplicate: a complete request is recorded at registration and never
+ * carries our callback, and their free only clears the handle.  Every
+ * other request comes from a free list or the heap, outside any loaded
+ * object, so dladdr() (asked only when two entries are equal) tells them
+ * apart without knowing each component's layout. */
+bool ompix_cont_shared_static(MPI_Request req)
+{
+    Dl_info info;
+
+    if (&ompi_request_empty == req) {
+        return true;
+    }
+    return REQUEST_COMPLETE(req) && !req->req_persistent && 0 != dladdr(req, &info);
+}
+
 static bool ompix_cont_distinct_op(MPI_Request req)
 {
-    return MPI_REQUEST_NULL != req && &ompi_request_empty != req;
+    return MPI_REQUEST_NULL != req && !ompix_cont_shared_static(req);
 }
 
 /* A request listed twice would get two continuations hooked on it.  Small
@@ -60,7 +78,7 @@ int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char **why)
     if (count <= 16) {
         for (int i = 0; i < count && !dup; ++i) {
             for (int j = i + 1; j < count && !dup; ++j) {
-                dup = ompix_cont_distinct_op(reqs[i]) && reqs[i] == reqs[j];
+                dup = reqs[i] == reqs[j] && ompix_cont_distinct_op(reqs[i]);
             }
         }
     } else {
@@ -72,7 +90,7 @@ int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char **why)
         memcpy(sorted, reqs, count * sizeof(*sorted));
         qsort(sorted, count, sizeof(*sorted), ompix_cont_cmp_req);
         for (int i = 1; i < count && !dup; ++i) {
-            dup = ompix_cont_distinct_op(sorted[i]) && sorted[i] == sorted[i - 1];
+            dup = sorted[i] == sorted[i - 1] && ompix_cont_distinct_op(sorted[i]);
         }
         free(sorted);
     }

@@ -369,6 +369,7 @@ static inline int ompix_cont_check_op(MPI_Request req, MPI_Request cont_req, boo
 }
 
 int ompix_cont_check_duplicates(int count, MPI_Request reqs[], const char **why);
+bool ompix_cont_shared_static(MPI_Request req);
 
 /* Every operation request in one pass; *plain as for ompix_cont_check_op,
  * also cleared by MPIX_CONT_PERSISTENT.  Two requests are compared inline,
@@ -391,9 +392,9 @@ static inline int ompix_cont_check_ops(int count, MPI_Request reqs[], MPI_Reques
         return MPI_SUCCESS;
     }
     if (2 == count) {
-        /* Open MPI's shared empty request (MPI_PROC_NULL) may repeat. */
+        /* Open MPI's shared complete requests may repeat. */
         if (OPAL_UNLIKELY(reqs[0] == reqs[1] && MPI_REQUEST_NULL != reqs[0]
-                          && &ompi_request_empty != reqs[0])) {
+                          && !ompix_cont_shared_static(reqs[0]))) {
             *why = "the same request appears twice in the operation requests";
             return MPI_ERR_REQUEST;
         }

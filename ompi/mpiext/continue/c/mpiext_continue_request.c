@@ -21,11 +21,12 @@ static int ompix_cont_request_start(size_t count, ompi_request_t **reqs)
 {
     (void) count;
     (void) reqs;
-    /* MPI_Start does not invoke the error handler for errors returned by
-     * req_start, so we do. */
+    /* Reached only from MPI_Startall without parameter checks (see
+     * ompix_cont_request_create), which ignores what we return: the error
+     * handler is invoked here. */
     return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, MPI_ERR_REQUEST,
-                                  "MPI_Start: a continuation request is started by "
-                                  "registering a continuation, not by MPI_Start");
+                                  "MPI_Startall: a continuation request is started by "
+                                  "registering a continuation, not by MPI_Start or MPI_Startall");
 }
 
 /* Cancelling a continuation request has no effect: MPI allows a cancel
@@ -170,7 +171,13 @@ int ompix_cont_request_create(ompi_info_t *info, ompix_cont_request_t **out)
         return rc;
     }
     OMPI_REQUEST_INIT(&creq->super, true);
-    creq->super.req_type = OMPI_REQUEST_PML;
+    /* Persistent, but of no kind MPI_Start and MPI_Startall start (they
+     * accept PML, COLL and NOOP): both then refuse it with MPI_ERR_REQUEST
+     * themselves.  MPI_Startall ignores what req_start returns, so with the
+     * PML type it reported success.  Not PML also keeps debuggers' message
+     * queue code (ompi_msgq_dll) from reading it as a PML request.  The
+     * Test/Wait family and MPI_Request_free look at no type but GEN. */
+    creq->super.req_type = OMPI_REQUEST_COMM;
     creq->super.req_start = ompix_cont_request_start;
     creq->super.req_free = ompix_cont_request_free;
     creq->super.req_cancel = ompix_cont_request_cancel;

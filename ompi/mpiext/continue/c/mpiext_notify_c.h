@@ -13,6 +13,12 @@
 #ifndef MPIEXT_NOTIFY_C_H
 #define MPIEXT_NOTIFY_C_H
 
+/* C linkage for C++ programs (mpicxx), as Open MPI's own mpi-ext.h
+ * does; nested inside its extern "C" in an in-tree build. */
+#if defined(c_plusplus) || defined(__cplusplus)
+extern "C" {
+#endif
+
 /* Test this macro for the notified-RMA API. */
 #define OMPI_HAVE_MPI_EXT_NOTIFY 1
 
@@ -69,5 +75,9 @@ OMPI_DECLSPEC int MPIX_Win_get_num_notify(MPI_Win win, int *n);
 OMPI_DECLSPEC int MPIX_Win_notify_init(MPI_Win win, int id, MPI_Request *request);
 
 #include "pmpiext_notify_c.h"
+
+#if defined(c_plusplus) || defined(__cplusplus)
+}
+#endif
 
 #endif /* MPIEXT_NOTIFY_C_H */

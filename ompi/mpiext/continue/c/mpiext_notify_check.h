@@ -27,13 +27,38 @@ BEGIN_C_DECLS
 int ompix_notify_check_op(MPI_Datatype origin_type, MPI_Datatype target_type, MPI_Op op,
                           const char *func_name);
 
+/* MPI_ERR_BUFFER for a NULL origin buffer with data to move, unless the
+ * datatype holds absolute addresses (MPI_BOTTOM, which is NULL in Open
+ * MPI): the lowest byte it touches is then an address of this process,
+ * never in the unmapped first page. */
+static inline int ompix_notify_check_buffer(const void *addr, int count, MPI_Datatype type)
+{
+    ptrdiff_t lb, extent, true_lb, true_extent;
+    size_t bytes;
+
+    if (OPAL_LIKELY(NULL != addr) || 0 == count) {
+        return MPI_SUCCESS;
+    }
+    ompi_datatype_type_size(type, &bytes);
+    if (0 == bytes) {
+        return MPI_SUCCESS;
+    }
+    ompi_datatype_get_extent(type, &lb, &extent);
+    ompi_datatype_get_true_extent(type, &true_lb, &true_extent);
+    if (extent < 0) {
+        true_lb += (ptrdiff_t) (count - 1) * extent;
+    }
+    return true_lb < 4096 ? MPI_ERR_BUFFER : MPI_SUCCESS;
+}
+
 /* MPI_Put's checks, MPI_Accumulate's when `acc` (then op is checked too),
- * plus id >= 0.  Returns an MPI error class; the caller reports it with
- * ompix_notify_error. */
-static inline int ompix_notify_check_rma(int origin_count, MPI_Datatype origin_type,
+ * plus the origin buffer.  Returns an MPI error class; the caller reports
+ * it with ompix_notify_error.  The id is checked by the caller, always. */
+static inline int ompix_notify_check_rma(const void *origin_addr, int origin_count,
+                                         MPI_Datatype origin_type,
                                          int target_rank, MPI_Aint target_disp,
                                          int target_count, MPI_Datatype target_type, bool acc,
-                                         MPI_Op op, int id, MPI_Win win,
+                                         MPI_Op op, MPI_Win win,
                                          const char *func_name)
 {
     int rc = MPI_SUCCESS;
@@ -65,8 +90,8 @@ static inline int ompix_notify_check_rma(int origin_count, MPI_Datatype origin_t
     if (MPI_SUCCESS == rc && acc) {
         rc = ompix_notify_check_op(origin_type, target_type, op, func_name);
     }
-    if (MPI_SUCCESS == rc && id < 0) {
-        rc = MPI_ERR_ARG;
+    if (MPI_SUCCESS == rc) {
+        rc = ompix_notify_check_buffer(origin_addr, origin_count, origin_type);
     }
     return rc;
 }

@@ -47,6 +47,7 @@
 #include "ompi/request/request.h"
 #include "ompi/win/win.h"
 
+#include "mpiext_notify_dynamic.h"
 #include "mpiext_notify_internal.h"
 
 /* Tag of the notification messages on the hidden communicator (nothing
@@ -121,6 +122,12 @@ typedef struct ompix_notify_gen_win_t {
     ompix_notify_gen_extent_t *extents;
     bool no_query;
     bool listed;
+    /* The epoch-closing entry points are wrapped (at the first notified
+     * operation this process issues; osc_free is wrapped at creation). */
+    bool epochs_wrapped;
+    /* Dynamic windows: the regions, for the range check (NULL for the
+     * other flavors and windows whose creation was not seen). */
+    ompix_notify_dyn_t *dyn;
     /* The module's entry points as they were before we wrapped them. */
     ompi_osc_base_module_t orig;
 } ompix_notify_gen_win_t;
@@ -243,11 +250,14 @@ static int ompix_notify_gen_progress(void)
     }
     OPAL_LIST_FOREACH(w, &ompix_notify_gen_wins, ompix_notify_gen_win_t) {
         if ((opal_list_is_empty(&w->reads) && opal_list_is_empty(&w->sends) &&
-             NULL == w->recv_req) || 0 != opal_mutex_trylock(&w->lock)) {
+             NULL == w->recv_req && NULL == w->dyn) || 0 != opal_mutex_trylock(&w->lock)) {
             continue;
         }
         n += ompix_notify_gen_reap(w);
         n += ompix_notify_gen_drain(w);
+        if (NULL != w->dyn) {
+            n += ompix_notify_dyn_progress(w->dyn);
+        }
         opal_mutex_unlock(&w->lock);
     }
     opal_mutex_unlock(&ompix_notify_gen_lock);
@@ -395,9 +405,10 @@ static int ompix_notify_gen_init_once(void)
     return opal_progress_register(ompix_notify_gen_progress);
 }
 
-/* Wrap the epoch-closing entry points of win's module.  A module shared
- * by two windows (no stock component does that) is wrapped once: the
- * second window copies the originals the first one saved. */
+/* Keep the originals of win's module and wrap its osc_free, which must
+ * drain on every process.  A module shared by two windows (no stock
+ * component does that) is wrapped once: the second window copies the
+ * originals the first one saved. */
 static int ompix_notify_gen_wrap(ompix_notify_gen_win_t *w)
 {
     ompi_osc_base_module_t *m = w->win->w_osc_module;
@@ -413,16 +424,34 @@ static int ompix_notify_gen_wrap(ompix_notify_gen_win_t *w)
         return OMPI_ERR_NOT_FOUND;
     }
     w->orig = *m;
-    m->osc_fence = ompix_notify_gen_fence;
-    m->osc_complete = ompix_notify_gen_complete;
-    m->osc_flush = ompix_notify_gen_flush;
-    m->osc_flush_local = ompix_notify_gen_flush_local;
-    m->osc_unlock = ompix_notify_gen_unlock;
-    m->osc_flush_all = ompix_notify_gen_flush_all;
-    m->osc_flush_local_all = ompix_notify_gen_flush_local_all;
-    m->osc_unlock_all = ompix_notify_gen_unlock_all;
     m->osc_free = ompix_notify_gen_free;
     return OMPI_SUCCESS;
+}
+
+/* Before this process issues its first notified operation on the window:
+ * wrap the calls that close epochs, which complete its reads and send its
+ * deferred notifications.  Not at creation, so that windows never used
+ * for notified RMA keep the component's own flush, unlock and fence. */
+static void ompix_notify_gen_wrap_epochs(ompix_notify_gen_win_t *w)
+{
+    ompi_osc_base_module_t *m = w->win->w_osc_module;
+
+    if (OPAL_LIKELY(w->epochs_wrapped)) {
+        return;
+    }
+    opal_mutex_lock(&w->lock);
+    if (!w->epochs_wrapped && ompix_notify_gen_fence != m->osc_fence) {
+        m->osc_fence = ompix_notify_gen_fence;
+        m->osc_complete = ompix_notify_gen_complete;
+        m->osc_flush = ompix_notify_gen_flush;
+        m->osc_flush_local = ompix_notify_gen_flush_local;
+        m->osc_unlock = ompix_notify_gen_unlock;
+        m->osc_flush_all = ompix_notify_gen_flush_all;
+        m->osc_flush_local_all = ompix_notify_gen_flush_local_all;
+        m->osc_unlock_all = ompix_notify_gen_unlock_all;
+    }
+    w->epochs_wrapped = true;
+    opal_mutex_unlock(&w->lock);
 }
 
 /* Caller holds ompix_notify_gen_lock. */
@@ -647,20 +676,17 @@ static int ompix_notify_gen_check_world(ompi_group_t *group)
     return rc;
 }
 
-/* Collective over the window's group. */
-static int ompix_notify_gen_comm_create(ompix_notify_gen_win_t *w)
+/* Collective over the window's group, whose processes are all in parent
+ * (the creating communicator, or MPI_COMM_WORLD for a window whose
+ * creation we did not see). */
+static int ompix_notify_gen_comm_create(ompix_notify_gen_win_t *w, ompi_communicator_t *parent)
 {
     ompi_communicator_t *comm = NULL;
     ompi_request_t *req = NULL;
     int64_t *sent;
     int rc;
 
-    rc = ompix_notify_gen_check_world(w->win->w_group);
-    if (OMPI_SUCCESS != rc) {
-        return rc;
-    }
-    rc = ompi_comm_create_group(&ompi_mpi_comm_world.comm, w->win->w_group,
-                                OMPIX_NGEN_CREATE_TAG, &comm);
+    rc = ompi_comm_create_group(parent, w->win->w_group, OMPIX_NGEN_CREATE_TAG, &comm);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
@@ -735,6 +761,8 @@ static void ompix_notify_gen_detach(ompix_notify_gen_win_t *w)
         (void) ompi_request_free(&w->recv_req);
         w->recv_req = NULL;
     }
+    ompix_notify_dyn_destroy(w->dyn);
+    w->dyn = NULL;
     if (NULL != w->comm) {
         (void) ompi_comm_free(&w->comm);
         w->comm = NULL;
@@ -752,24 +780,17 @@ static int ompix_notify_gen_free(struct ompi_win_t *win)
 
 /* Target ranges ------------------------------------------------------------ */
 
-/* Collective (set_num_notify, right after the hidden communicator exists):
- * every process's window size and displacement unit.  Dynamic windows
- * have no static size: nothing to gather. */
-static int ompix_notify_gen_extents_gather(ompix_notify_gen_win_t *w)
+/* Collective, right after the hidden communicator exists: every
+ * process's window size and displacement unit (size -1: unknown).
+ * Dynamic windows have no static size: nothing to gather. */
+static int ompix_notify_gen_extents_gather(ompix_notify_gen_win_t *w, int64_t size,
+                                           int64_t unit)
 {
-    ompix_notify_gen_extent_t mine = { .size = -1, .disp_unit = 1 }, *all;
-    MPI_Aint size = 0;
-    MPI_Fint unit = 1;
-    int flag_size = 0, flag_unit = 0, n = ompi_comm_size(w->comm), rc;
+    ompix_notify_gen_extent_t mine = { .size = size, .disp_unit = unit }, *all;
+    int n = ompi_comm_size(w->comm), rc;
 
     if (MPI_WIN_FLAVOR_DYNAMIC == w->win->w_flavor) {
         return OMPI_SUCCESS;
-    }
-    (void) ompi_attr_get_aint(w->win->w_keyhash, MPI_WIN_SIZE, &size, &flag_size);
-    (void) ompi_attr_get_fint(w->win->w_keyhash, MPI_WIN_DISP_UNIT, &unit, &flag_unit);
-    if (flag_size && flag_unit) {
-        mine.size = size;
-        mine.disp_unit = unit;
     }
     if (NULL == (all = malloc((size_t) n * sizeof(*all)))) {
         return OMPI_ERR_OUT_OF_RESOURCE;
@@ -825,15 +846,16 @@ static bool ompix_notify_gen_extent(ompix_notify_gen_win_t *w, int target,
 static int ompix_notify_gen_range(ompix_notify_gen_win_t *w, int target, MPI_Aint disp,
                                   int count, ompi_datatype_t *dt)
 {
-    ompix_notify_gen_extent_t ext;
+    ompix_notify_gen_extent_t ext = { .size = -1, .disp_unit = 1 };
     ptrdiff_t lb, extent, true_lb, true_extent;
     int64_t lo, hi;
+    bool dynamic = MPI_WIN_FLAVOR_DYNAMIC == w->win->w_flavor;
 
-    if (0 == count || !ompix_notify_gen_extent(w, target, &ext)) {
+    if (0 == count || (dynamic ? NULL == w->dyn : !ompix_notify_gen_extent(w, target, &ext))) {
         return MPI_SUCCESS;
     }
     /* Keeps disp * unit from overflowing (such a displacement is past any
-     * window anyway). */
+     * window anyway; on a dynamic window disp is an address). */
     if (disp < 0 || ext.disp_unit < 0 ||
         (ext.disp_unit > 0 && disp > (INT64_MAX >> 2) / ext.disp_unit)) {
         return MPI_ERR_RMA_RANGE;
@@ -847,7 +869,110 @@ static int ompix_notify_gen_range(ompix_notify_gen_win_t *w, int target, MPI_Ain
     } else {
         lo += (int64_t) (count - 1) * extent;
     }
+    if (dynamic) {
+        return ompix_notify_dyn_check(w->dyn, target, lo, hi);
+    }
     return (lo < 0 || hi > ext.size) ? MPI_ERR_RMA_RANGE : MPI_SUCCESS;
+}
+
+/* Dynamic windows ---------------------------------------------------------- */
+
+static int ompix_notify_gen_win_attach(struct ompi_win_t *win, void *base, size_t len)
+{
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    int rc = w->orig.osc_win_attach(win, base, len);
+
+    if (OMPI_SUCCESS == rc && OMPI_SUCCESS != ompix_notify_dyn_attach(w->dyn, base, len)) {
+        (void) w->orig.osc_win_detach(win, base);
+        rc = OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return rc;
+}
+
+static int ompix_notify_gen_win_detach(struct ompi_win_t *win, const void *base)
+{
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    int rc = w->orig.osc_win_detach(win, base);
+
+    if (OMPI_SUCCESS == rc) {
+        ompix_notify_dyn_detach(w->dyn, base);
+    }
+    return rc;
+}
+
+/* At creation of a dynamic window: record this process's regions (its
+ * attach and detach wrapped) and answer the origins' queries for them.
+ * Every component: osc pt2pt checks no address, and osc rdma checks only
+ * where an access starts (a put straddling a region's end wrote past
+ * it). */
+static int ompix_notify_gen_track_regions(ompix_notify_gen_win_t *w)
+{
+    ompi_osc_base_module_t *m = w->win->w_osc_module;
+    ompix_notify_dyn_t *dyn;
+    int rc = ompix_notify_dyn_create(w->comm, &dyn);
+
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    opal_mutex_lock(&w->lock);
+    w->dyn = dyn;
+    opal_mutex_unlock(&w->lock);
+    m->osc_win_attach = ompix_notify_gen_win_attach;
+    m->osc_win_detach = ompix_notify_gen_win_detach;
+    return OMPI_SUCCESS;
+}
+
+/* The notification channel --------------------------------------------------- */
+
+/* Collective over comm, inside the creation of win (mpiext_notify_hook.c),
+ * whose size and unit on this process are given: the state, the hidden
+ * communicator and every target's extent.  A failure leaves the window
+ * without the channel (set_num_notify then tries again). */
+void ompix_notify_gen_setup(ompi_win_t *win, ompi_communicator_t *comm, size_t size,
+                            int disp_unit)
+{
+    ompix_notify_gen_win_t *w = NULL;
+    int rc;
+
+    opal_mutex_lock(&ompix_notify_gen_lock);
+    rc = ompix_notify_gen_init_once();
+    if (OMPI_SUCCESS == rc && NULL == ompix_notify_gen_lookup(win)) {
+        rc = ompix_notify_gen_create(win, &w);
+    }
+    opal_mutex_unlock(&ompix_notify_gen_lock);
+    if (NULL != w) {
+        rc = ompix_notify_gen_comm_create(w, comm);
+        if (OMPI_SUCCESS == rc) {
+            rc = ompix_notify_gen_extents_gather(w, (int64_t) size, disp_unit);
+        }
+        if (OMPI_SUCCESS == rc && MPI_WIN_FLAVOR_DYNAMIC == win->w_flavor) {
+            rc = ompix_notify_gen_track_regions(w);
+        }
+    }
+    if (OMPI_SUCCESS != rc) {
+        opal_output(0, "ompix notify: cannot set up notified RMA on a new window (error %d); "
+                    "target-notified operations on it need MPIX_Win_set_num_notify", rc);
+    }
+}
+
+/* set_num_notify on a window whose creation we did not see (collective):
+ * the channel over MPI_COMM_WORLD, sizes from the window's attributes. */
+static int ompix_notify_gen_channel_late(ompix_notify_gen_win_t *w)
+{
+    MPI_Aint size = -1;
+    MPI_Fint unit = 1;
+    int flag_size = 0, flag_unit = 0;
+    int rc = ompix_notify_gen_check_world(w->win->w_group);
+
+    if (OMPI_SUCCESS == rc) {
+        rc = ompix_notify_gen_comm_create(w, &ompi_mpi_comm_world.comm);
+    }
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    (void) ompi_attr_get_aint(w->win->w_keyhash, MPI_WIN_SIZE, &size, &flag_size);
+    (void) ompi_attr_get_fint(w->win->w_keyhash, MPI_WIN_DISP_UNIT, &unit, &flag_unit);
+    return ompix_notify_gen_extents_gather(w, flag_size && flag_unit ? size : -1, unit);
 }
 
 /* The table ---------------------------------------------------------------- */
@@ -927,6 +1052,7 @@ static int ompix_notify_gen_read_notify(void *origin_addr, int origin_count, MPI
     if (MPI_SUCCESS != rc) {
         return rc;
     }
+    ompix_notify_gen_wrap_epochs(w);
     rc = win->w_osc_module->osc_rget(origin_addr, origin_count, origin_type, target_rank,
                                      target_disp, target_count, target_type, win, &req);
     if (OMPI_SUCCESS == rc) {
@@ -962,9 +1088,9 @@ static int ompix_notify_gen_target_prepare(MPI_Win win, int id, int target_rank,
         if (!ompix_notify_gen_warned) {
             ompix_notify_gen_warned = true;
             opal_output(0, "ompix notify: MPIX_Put_notify, MPIX_Get_notify and "
-                        "MPIX_Accumulate_notify on a window not served by osc/rdma2 need "
-                        "a call of the collective MPIX_Win_set_num_notify on the window "
-                        "first (the generic path's notification channel is created there)");
+                        "MPIX_Accumulate_notify on a window whose creation ompix did not "
+                        "see (a third-party osc component, or its setup failed) need a "
+                        "call of the collective MPIX_Win_set_num_notify on the window first");
         }
         return MPI_ERR_RMA_SYNC;
     }
@@ -972,7 +1098,11 @@ static int ompix_notify_gen_target_prepare(MPI_Win win, int id, int target_rank,
         return MPI_ERR_ARG;
     }
     *out = w;
-    return ompix_notify_gen_range(w, target_rank, target_disp, target_count, target_type);
+    rc = ompix_notify_gen_range(w, target_rank, target_disp, target_count, target_type);
+    if (MPI_SUCCESS == rc) {
+        ompix_notify_gen_wrap_epochs(w);
+    }
+    return rc;
 }
 
 /* After a target-notified operation was issued (rc): flush the target and
@@ -1058,10 +1188,7 @@ static int ompix_notify_gen_set_num_notify(MPI_Win win, int num)
         return rc;
     }
     if (NULL == w->comm) {
-        rc = ompix_notify_gen_comm_create(w);
-        if (OMPI_SUCCESS == rc) {
-            rc = ompix_notify_gen_extents_gather(w);
-        }
+        rc = ompix_notify_gen_channel_late(w);
         if (OMPI_SUCCESS != rc) {
             return ompix_notify_gen_err(rc);
         }

@@ -14,39 +14,34 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mpi.h"
+#include "ompi/mca/common/ompix/common_ompix_notify_ops.h"
 
 BEGIN_C_DECLS
 
-/* Same meaning and contract as the notified-RMA half of osc/rdma2's table
- * (ompi/mca/osc/rdma2/osc_rdma2_api.h): arguments already checked,
- * return an MPI error class, never call the error handler. */
-typedef struct ompix_notify_ops_t {
-    int (*notify_slots)(MPI_Win win, int64_t **slots, int64_t **local, int *num);
-    int (*read_notify)(void *origin_addr, int origin_count, MPI_Datatype origin_type,
-                       int target_rank, MPI_Aint target_disp, int target_count,
-                       MPI_Datatype target_type, int id, MPI_Win win);
-    int (*put_notify)(const void *origin_addr, int origin_count, MPI_Datatype origin_type,
-                      int target_rank, MPI_Aint target_disp, int target_count,
-                      MPI_Datatype target_type, int id, MPI_Win win);
-    int (*get_notify)(void *origin_addr, int origin_count, MPI_Datatype origin_type,
-                      int target_rank, MPI_Aint target_disp, int target_count,
-                      MPI_Datatype target_type, int id, MPI_Win win);
-    int (*accumulate_notify)(const void *origin_addr, int origin_count,
-                             MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
-                             int target_count, MPI_Datatype target_type, MPI_Op op, int id,
-                             MPI_Win win);
-    int (*set_num_notify)(MPI_Win win, int num);
-} ompix_notify_ops_t;
+/* The table of one window's notified RMA: osc/rdma2's entries or the
+ * generic path's, with the contract common/ompix declares once
+ * (common_ompix_notify_ops.h): arguments already checked, return an MPI
+ * error class, never call the error handler. */
+typedef mca_common_ompix_notify_ops_t ompix_notify_ops_t;
 
 /* The generic path (mpiext_notify_generic.c): any osc component. */
 extern const ompix_notify_ops_t ompix_notify_generic_ops;
 
-/* Default slot count of the generic path (osc/rdma2 has its own MCA
- * parameter, osc_rdma2_notify_slots, with the same default). */
-#define OMPIX_NOTIFY_DEFAULT_SLOTS 65536
+/* Collective over comm, from inside the creation of win by any osc
+ * component but rdma2 (mpiext_notify_hook.c): the generic path's state and
+ * notification channel, so that no call is needed before notified RMA. */
+struct ompi_win_t;
+struct ompi_communicator_t;
+void ompix_notify_gen_setup(struct ompi_win_t *win, struct ompi_communicator_t *comm,
+                            size_t size, int disp_unit);
+
+/* Slot count of the generic path (osc/rdma2's MCA parameter,
+ * osc_rdma2_notify_slots, has the same default). */
+#define OMPIX_NOTIFY_DEFAULT_SLOTS MCA_COMMON_OMPIX_NOTIFY_DEFAULT_SLOTS
 
 END_C_DECLS
 

@@ -26,12 +26,17 @@ int MPIX_Put_notify(const void *origin_addr, int origin_count, MPI_Datatype orig
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        rc = ompix_notify_check_rma(origin_count, origin_type, target_rank, target_disp,
-                                    target_count, target_type, false, MPI_OP_NULL, id, win,
-                                    FUNC_NAME);
+        rc = ompix_notify_check_rma(origin_addr, origin_count, origin_type, target_rank,
+                                    target_disp, target_count, target_type, false, MPI_OP_NULL,
+                                    win, FUNC_NAME);
         if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
             return ompix_notify_error(rc, win, FUNC_NAME);
         }
+    }
+    /* Always, as the ids of the consuming calls: a negative id must never
+     * reach a table (the upper bound is the table's). */
+    if (OPAL_UNLIKELY(id < 0)) {
+        return ompix_notify_error(MPI_ERR_ARG, win, FUNC_NAME);
     }
     /* As MPI_Put: nothing to do, and no notification. */
     if (MPI_PROC_NULL == target_rank) {

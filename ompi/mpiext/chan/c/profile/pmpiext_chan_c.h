@@ -9,6 +9,12 @@
 #ifndef PMPIEXT_CHAN_C_H
 #define PMPIEXT_CHAN_C_H
 
+/* C linkage for C++ programs (mpicxx), as Open MPI's own mpi-ext.h
+ * does; nested inside its extern "C" in an in-tree build. */
+#if defined(c_plusplus) || defined(__cplusplus)
+extern "C" {
+#endif
+
 OMPI_DECLSPEC int PMPIX_Bind_channel(MPI_Request req_in, MPI_Request *req_out, MPI_Info info);
 OMPI_DECLSPEC int PMPIX_Ibind_channel(MPI_Request req_in, MPI_Request *req_out, MPI_Info info);
 OMPI_DECLSPEC int PMPIX_Bind_channels(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
@@ -27,5 +33,9 @@ OMPI_DECLSPEC int PMPIX_Unbind_channel(MPI_Request *chan);
 OMPI_DECLSPEC int PMPIX_Iunbind_channel(MPI_Request *chan, MPI_Info info);
 OMPI_DECLSPEC int PMPIX_Unbind_channels(int n, MPI_Request chans[]);
 OMPI_DECLSPEC int PMPIX_Iunbind_channels(int n, MPI_Request chans[], MPI_Info infos[]);
+
+#if defined(c_plusplus) || defined(__cplusplus)
+}
+#endif
 
 #endif /* PMPIEXT_CHAN_C_H */

@@ -9,6 +9,12 @@
 #ifndef PMPIEXT_NOTIFY_C_H
 #define PMPIEXT_NOTIFY_C_H
 
+/* C linkage for C++ programs (mpicxx), as Open MPI's own mpi-ext.h
+ * does; nested inside its extern "C" in an in-tree build. */
+#if defined(c_plusplus) || defined(__cplusplus)
+extern "C" {
+#endif
+
 OMPI_DECLSPEC int PMPIX_Win_read_notify(void *origin_addr, int origin_count,
                                         MPI_Datatype origin_type, int target_rank,
                                         MPI_Aint target_disp, int target_count,
@@ -33,5 +39,9 @@ OMPI_DECLSPEC int PMPIX_Win_get_notify_value(MPI_Win win, int id, MPI_Count *val
 OMPI_DECLSPEC int PMPIX_Win_set_num_notify(MPI_Win win, MPI_Info info, int n);
 OMPI_DECLSPEC int PMPIX_Win_get_num_notify(MPI_Win win, int *n);
 OMPI_DECLSPEC int PMPIX_Win_notify_init(MPI_Win win, int id, MPI_Request *request);
+
+#if defined(c_plusplus) || defined(__cplusplus)
+}
+#endif
 
 #endif /* PMPIEXT_NOTIFY_C_H */

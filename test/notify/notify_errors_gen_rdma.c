@@ -1,0 +1,11 @@
+/*
+ * ompix-test: np=2,3 tls=shm pml=ob1,ucx timeout=90 mca="osc rdma,sm"
+ *
+ * notify_errors.c on the generic path over stock osc rdma, which serves the
+ * allocate, create and dynamic windows (osc sm, below it in priority, the
+ * shared ones osc rdma refuses); without MPIX_Win_set_num_notify.
+ * Shared memory only: osc rdma needs btl vader's RDMA (over TCP it
+ * declines, and no component would serve the windows).
+ */
+#define NOTIFY_GENERIC 1
+#include "notify_errors.c"
