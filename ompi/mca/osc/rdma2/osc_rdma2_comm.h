@@ -14,6 +14,23 @@
 
 BEGIN_C_DECLS
 
+/* disp x disp_unit, false when the product overflows (no window holds it). */
+static inline bool mca_osc_rdma2_disp_offset(ptrdiff_t disp, int disp_unit, int64_t *off)
+{
+    return !__builtin_mul_overflow((int64_t) disp, (int64_t) disp_unit, off);
+}
+
+/* The bytes [*lo, *hi) that count x dt at byte offset `off` cover, false
+ * when a bound is not representable: every step is overflow-checked, so a
+ * huge displacement, count or extent can not wrap into a window. */
+bool mca_osc_rdma2_span(int64_t off, int count, struct ompi_datatype_t *dt, int64_t *lo,
+                        int64_t *hi);
+
+/* A NULL (MPI_BOTTOM) buffer for count x dt whose first byte would lie in
+ * page 0 or below, where nothing is ever mapped: no valid buffer
+ * (MPI_ERR_BUFFER).  MPI_BOTTOM with absolute addresses passes. */
+bool mca_osc_rdma2_bad_buffer(const void *buf, int count, struct ompi_datatype_t *dt);
+
 /* Checks that [disp, disp + count x dt) lies in the target's window (in
  * one attached region of a dynamic window) and returns the remote address
  * of disp and the memory holding it (0-count accesses always pass). */
@@ -60,8 +77,8 @@ static inline char *mca_osc_rdma2_rdma_fast_target(mca_osc_rdma2_module_t *modul
         return NULL;
     }
     *len = dt->super.size * (size_t) count;
-    off = (int64_t) disp * peer->disp_unit;
-    if (off < 0 || (uint64_t) off + *len > peer->win.size) {
+    if (!mca_osc_rdma2_disp_offset(disp, peer->disp_unit, &off) || off < 0 ||
+        (uint64_t) off + *len > peer->win.size) {
         return NULL;
     }
     return peer->win.ptr + off;
