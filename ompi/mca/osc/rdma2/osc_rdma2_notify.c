@@ -35,6 +35,7 @@
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_notify.h"
+#include "osc_rdma2_exposed.h"
 #include "osc_rdma2_path_mapped.h"
 #include "osc_rdma2_path_ucx.h"
 #include "osc_rdma2_peer.h"
@@ -72,6 +73,7 @@ static void mca_osc_rdma2_notify_zero(void *p, size_t len)
 
 static void mca_osc_rdma2_notify_unmap(mca_osc_rdma2_notify_t *n)
 {
+    mca_osc_rdma2_exposed_remove(n, NULL);
     if (NULL != n->rkey) {
         ucp_rkey_buffer_release(n->rkey);
         n->rkey = NULL;
@@ -113,6 +115,10 @@ static int mca_osc_rdma2_notify_map(mca_osc_rdma2_notify_t *n, int num)
     ret = mca_osc_rdma2_ucx_rkey_pack(n->memh, &n->rkey, &n->rkey_len);
     if (OMPI_SUCCESS != ret) {
         n->rkey = NULL;
+    }
+    /* the notes of active messages land here (osc_rdma2_am.c) */
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exposed_add(n, base, len);
+    if (OMPI_SUCCESS != ret) {
         mca_osc_rdma2_notify_unmap(n);
     }
     return ret;

@@ -26,6 +26,7 @@
 #include "osc_rdma2_active.h"
 #include "osc_rdma2_dynamic.h"
 #include "osc_rdma2_request.h"
+#include "osc_rdma2_exposed.h"
 #include "osc_rdma2_overlap.h"
 #include "osc_rdma2_notify.h"
 
@@ -451,6 +452,7 @@ static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
         free(module->peers);
     }
     mca_osc_rdma2_overlap_remove_element(module);
+    mca_osc_rdma2_exposed_remove(module, NULL);
     mca_osc_rdma2_dyn_release_local(module);
     mca_osc_rdma2_notify_fini(module);
     if (NULL != module->win_memh) {
@@ -506,6 +508,11 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_state(module);
     /* Now, not on first use: an origin can not make its target map it. */
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_notify_init(module);
+    /* what active messages may address here (osc_rdma2_exposed.h) */
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exposed_add(module, module->base, size);
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_osc_rdma2_exposed_add(module, module->state, module->layout.size);
+    }
     if (OMPI_SUCCESS == ret) {
         module->peers = calloc(module->size_comm, sizeof(*module->peers));
         ret = NULL == module->peers ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
