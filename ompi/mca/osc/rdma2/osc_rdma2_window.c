@@ -15,6 +15,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/info_subscriber.h"
 #include "opal/util/info.h"
+#include "opal/util/sys_limits.h"
 #include "ompi/mca/osc/base/base.h"
 
 #include "osc_rdma2_module.h"
@@ -165,21 +166,38 @@ static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
 /* Worker addresses travel, and endpoints are made, only while some rank
  * still lacks an endpoint to someone in the communicator: after the first
  * window on a set of processes, windows exchange just their keys. */
-static int mca_osc_rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
+/* What every rank must know before anything is mapped, in one allreduce
+ * (a bitwise or): whether some rank lacks an endpoint to another (then
+ * worker addresses are exchanged), and whether some rank asked
+ * MPI_Win_allocate for more than its node's memory could ever hold.  Such
+ * a window fails on every rank at once, with MPI_ERR_NO_MEM and nothing
+ * mapped (UCX would fill shared-memory segments until the node runs out),
+ * and no rank waits in the exchange for one that gave up. */
+static int mca_osc_rdma2_agree(mca_osc_rdma2_module_t *module, size_t size, int *need)
 {
     ompi_communicator_t *comm = module->comm;
-    int i;
+    int i, flags = 0, ret;
 
-    *need = 0;
-    for (i = 0; i < module->size_comm && !*need; ++i) {
+    for (i = 0; i < module->size_comm && !flags; ++i) {
         if (i != module->my_rank &&
             !mca_common_ompix_ucx_proc_connected(MCA_OSC_RDMA2_UCX,
                                                  ompi_comm_peer_lookup(comm, i))) {
-            *need = 1;
+            flags = 1;
         }
     }
-    return comm->c_coll->coll_allreduce(MPI_IN_PLACE, need, 1, MPI_INT, MPI_MAX, comm,
-                                        comm->c_coll->coll_allreduce_module);
+    if (MPI_WIN_FLAVOR_ALLOCATE == module->flavor &&
+        size / (size_t) opal_getpagesize() >= (size_t) sysconf(_SC_PHYS_PAGES)) {
+        flags |= 2;
+    }
+    ret = comm->c_coll->coll_allreduce(MPI_IN_PLACE, &flags, 1, MPI_INT, MPI_BOR, comm,
+                                       comm->c_coll->coll_allreduce_module);
+    *need = flags & 1;
+    if (OMPI_SUCCESS == ret && (flags & 2)) {
+        MCA_OSC_RDMA2_VERBOSE(10, "MPI_Win_allocate: a rank asked for more than its node's "
+                              "memory (%zu bytes here)", size);
+        return MPI_ERR_NO_MEM;
+    }
+    return ret;
 }
 
 typedef struct mca_osc_rdma2_keys_t {
@@ -313,16 +331,13 @@ static int mca_osc_rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
     return OMPI_SUCCESS;
 }
 
-static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module, int need_addr)
 {
     mca_osc_rdma2_keys_t keys = { 0 };
     char *mine = NULL;
-    int need_addr = 0, len = 0, ret;
+    int len = 0, ret;
 
-    ret = mca_osc_rdma2_need_addresses(module, &need_addr);
-    if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_pack_keys(module, need_addr, &keys);
-    }
+    ret = mca_osc_rdma2_pack_keys(module, need_addr, &keys);
     if (OMPI_SUCCESS == ret) {
         ret = mca_osc_rdma2_build_wire(module, &keys, &mine, &len);
     }
@@ -477,7 +492,7 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
 {
     mca_osc_rdma2_module_t *module;
     char name[MPI_MAX_OBJECT_NAME];
-    int ret;
+    int ret, need_addr = 0;
 
     (void) info;  /* read through the subscriptions below */
     if (MPI_WIN_FLAVOR_SHARED == flavor) {
@@ -504,6 +519,7 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
      * from the user's traffic on `comm`. */
     ret = ompi_comm_dup(comm, &module->comm);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_sync_init(&module->sync, module->size_comm);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_agree(module, size, &need_addr);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_window(module, base, size);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_state(module);
     /* Now, not on first use: an origin can not make its target map it. */
@@ -517,7 +533,7 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
         module->peers = calloc(module->size_comm, sizeof(*module->peers));
         ret = NULL == module->peers ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
     }
-    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exchange(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exchange(module, need_addr);
     /* Set before the probe below: peer set-up reads the module through win. */
     win->w_osc_module = &module->super;
     if (OMPI_SUCCESS == ret && MPI_WIN_FLAVOR_CREATE == flavor) {
