@@ -17,6 +17,7 @@
 #include "opal/util/info.h"
 #include "opal/util/sys_limits.h"
 #include "ompi/mca/osc/base/base.h"
+#include "ompi/runtime/mpiruntime.h"
 
 #include "osc_rdma2_module.h"
 #include "osc_rdma2_peer.h"
@@ -569,6 +570,29 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     return OMPI_SUCCESS;
 }
 
+/* MPI_Finalize frees the windows a program left, epochs and all (stock
+ * components free them as they are): release what this rank still holds,
+ * so no peer's lock word stays taken, and forget an exposure epoch (the
+ * origins of its completes are finalizing too).  Otherwise the window
+ * would outlive the UCX context and abort in its registration cache. */
+static void mca_osc_rdma2_end_epochs(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_sync_t *sync = &module->sync;
+    struct ompi_win_t *win = module->win;
+
+    MCA_OSC_RDMA2_VERBOSE(1, "MPI_Finalize: window %s still in an epoch; closing it",
+                          win->w_name);
+    for (int t = 0; t < module->size_comm && sync->num_locks > 0; ++t) {
+        if (mca_osc_rdma2_sync_locked(sync, t)) (void) mca_osc_rdma2_unlock(t, win);
+    }
+    if (MCA_OSC_RDMA2_SYNC_LOCK_ALL == sync->type) (void) mca_osc_rdma2_unlock_all(win);
+    if (MCA_OSC_RDMA2_SYNC_PSCW == sync->type) (void) mca_osc_rdma2_complete(win);
+    if (NULL != sync->post_group) {
+        OBJ_RELEASE(sync->post_group);
+        sync->post_group = NULL;
+    }
+}
+
 int mca_osc_rdma2_free(struct ompi_win_t *win)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
@@ -576,7 +600,10 @@ int mca_osc_rdma2_free(struct ompi_win_t *win)
     int ret;
 
     if (mca_osc_rdma2_sync_open(&module->sync) || NULL != module->sync.post_group) {
-        return OMPI_ERR_RMA_SYNC;
+        if (ompi_mpi_state < OMPI_MPI_STATE_FINALIZE_STARTED) {
+            return OMPI_ERR_RMA_SYNC;
+        }
+        mca_osc_rdma2_end_epochs(module);
     }
     ret = mca_osc_rdma2_complete_window(module);
     /* Requests of accumulates our progress thread finished wait on the
