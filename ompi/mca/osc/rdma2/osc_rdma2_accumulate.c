@@ -705,7 +705,12 @@ mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target, struct om
     mca_osc_rdma2_peer_t *peer;
     char *w;
 
-    if (!ompi_op_is_intrinsic(op) || OPAL_UNLIKELY(NULL == origin)) return false;
+    /* a NULL origin is an error the general path reports, except with
+     * MPI_NO_OP (an atomic read), which ignores it */
+    if (!ompi_op_is_intrinsic(op) ||
+        OPAL_UNLIKELY(NULL == origin && !mca_osc_rdma2_is_no_op(op))) {
+        return false;
+    }
     w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
     if (NULL == w) return false;
     if (OPAL_LIKELY(s >= 4 && mca_osc_rdma2_fast_native(op, c, &aop))) {
