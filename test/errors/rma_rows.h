@@ -11,7 +11,8 @@
  * attached region); NULL buffers with a count (MPI_ERR_BUFFER), derived
  * and null datatypes (MPI_ERR_TYPE), wrong epochs (MPI_ERR_RMA_SYNC),
  * allocations no memory can hold (MPI_ERR_NO_MEM on every rank), double
- * free (MPI_ERR_WIN).  Rank 0 makes the call, toward rank 1 (itself with
+ * free (MPI_ERR_WIN), attach/detach misuse (MPI_ERR_RMA_ATTACH,
+ * MPI_ERR_RMA_FLAVOR).  Rank 0 makes the call, toward rank 1 (itself with
  * one rank).  rma.c runs them on osc/rdma2, rma_stock.c the baseline
  * rows on the stock components.
  */
@@ -347,6 +348,30 @@ static int rma_row_free_locked(const errors_row_t *row)
     return rc;
 }
 
+/* Dynamic windows: row->arg 0 MPI_Win_attach of NULL with 64 bytes, 1 of
+ * a region overlapping one attached, 2 MPI_Win_detach of an address not
+ * attached, 3 MPI_Win_attach to an allocated window. */
+static int rma_row_attach(const errors_row_t *row)
+{
+    rma_win_t w;
+    int rc = ERRORS_NOCALL;
+
+    rma_open(&w, 3 == row->arg ? RMA_ALLOCATE : RMA_DYNAMIC, 1);
+    if (0 == rank) {
+        switch (row->arg) {
+        case 0: rc = MPI_Win_attach(w.win, NULL, RMA_BYTES); break;
+        case 1: rc = MPI_Win_attach(w.win, (char *) w.mem + 8, 8); break;
+        case 2: rc = MPI_Win_detach(w.win, (char *) w.mem + 8); break;
+        default: {
+            static char other[8];
+            rc = MPI_Win_attach(w.win, other, sizeof(other));
+        }
+        }
+    }
+    rma_close(&w);
+    return rc;
+}
+
 /* MPI_Win_free of a freed window (the handle is MPI_WIN_NULL): the
  * binding's check, reported on MPI_COMM_WORLD (MPI_WIN_NULL has no
  * handler of its own). */
@@ -444,6 +469,14 @@ static inline int rma_rows(errors_row_t *rows)
         rows[n++] = (errors_row_t) {epoch_call[e], epoch_input[e], MPI_ERR_RMA_SYNC,
                                     rma_row_epoch, e, RMA_ALLOCATE, 0, 0, NULL};
     }
+    rows[n++] = (errors_row_t) {"MPI_Win_attach", "NULL base, 64 bytes", MPI_ERR_RMA_ATTACH,
+                                rma_row_attach, 0, 0, ERRORS_STOCK, MPI_ERR_ARG, NULL};
+    rows[n++] = (errors_row_t) {"MPI_Win_attach", "overlapping an attached region",
+                                MPI_ERR_RMA_ATTACH, rma_row_attach, 1, 0, ERRORS_STOCK, 0, NULL};
+    rows[n++] = (errors_row_t) {"MPI_Win_detach", "an address not attached", MPI_ERR_RMA_ATTACH,
+                                rma_row_attach, 2, 0, 0, 0, NULL};
+    rows[n++] = (errors_row_t) {"MPI_Win_attach", "to an allocated window", MPI_ERR_RMA_FLAVOR,
+                                rma_row_attach, 3, 0, ERRORS_STOCK, 0, NULL};
     rows[n++] = (errors_row_t) {"MPI_Win_free", "inside a lock epoch", MPI_ERR_RMA_SYNC,
                                 rma_row_free_locked, 0, 0, 0, 0, NULL};
     rows[n++] = (errors_row_t) {"MPI_Win_allocate", "2^50 bytes on every rank", MPI_ERR_NO_MEM,
