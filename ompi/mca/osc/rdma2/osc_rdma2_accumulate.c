@@ -782,16 +782,10 @@ static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int ta
 
 /* Fetch_and_op and Compare_and_swap, once their fast path declined: one
  * predefined element (MPI-4.1 12.3.5: derived datatypes are erroneous)
- * and a result buffer.  The epoch is checked first, like every other
- * operation's. */
-static int mca_osc_rdma2_fetch_args(mca_osc_rdma2_module_t *module, int target,
-                                    struct ompi_datatype_t *dt, void *result)
+ * and a result buffer (peer and epoch are the general path's checks). */
+static __opal_attribute_noinline__ int mca_osc_rdma2_fetch_args(struct ompi_datatype_t *dt,
+                                                              void *result)
 {
-    mca_osc_rdma2_peer_t *peer;
-    int ret = mca_osc_rdma2_peer(module, target, &peer);
-
-    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_check_access(module, target);
-    if (OMPI_SUCCESS != ret) return ret;
     if (!ompi_datatype_is_predefined(dt) || &ompi_mpi_datatype_null.dt == dt) {
         return MPI_ERR_TYPE;
     }
@@ -840,7 +834,7 @@ int mca_osc_rdma2_fetch_and_op(const void *origin_addr, void *result_addr,
                                    origin_addr, result_addr, &ret)) {
         return ret;
     }
-    ret = mca_osc_rdma2_fetch_args(MCA_OSC_RDMA2_MODULE(win), target, dt, result_addr);
+    ret = mca_osc_rdma2_fetch_args(dt, result_addr);
     if (OMPI_SUCCESS != ret) return ret;
     return mca_osc_rdma2_acc_common(origin_addr, 1, dt, result_addr, 1, dt, target, target_disp,
                                     1, dt, op, win);
@@ -892,7 +886,7 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
         !mca_osc_rdma2_cas_type_valid(dt)) {
         return MPI_ERR_TYPE;
     }
-    ret = mca_osc_rdma2_fetch_args(acc.module, target, dt, result_addr);
+    ret = mca_osc_rdma2_fetch_args(dt, result_addr);
     if (OMPI_SUCCESS != ret) return ret;
     if (mca_osc_rdma2_bad_buffer(origin_addr, 1, dt) ||
         mca_osc_rdma2_bad_buffer(compare_addr, 1, dt)) {

@@ -27,8 +27,11 @@ int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target)
     return mca_osc_rdma2_sync_covers(&module->sync, target) ? OMPI_SUCCESS : OMPI_ERR_RMA_SYNC;
 }
 
-bool mca_osc_rdma2_span(int64_t off, int count, struct ompi_datatype_t *dt, int64_t *lo,
-                        int64_t *hi)
+/* The bytes [*lo, *hi) that count x dt at byte offset `off` cover, false
+ * when a bound is not representable: every step is overflow-checked, so a
+ * huge displacement, count or extent can not wrap into a window. */
+static inline bool mca_osc_rdma2_span(int64_t off, int count, struct ompi_datatype_t *dt,
+                                      int64_t *lo, int64_t *hi)
 {
     ptrdiff_t lb, extent, true_lb, true_extent;
     int64_t step;
@@ -48,11 +51,11 @@ bool mca_osc_rdma2_span(int64_t off, int count, struct ompi_datatype_t *dt, int6
                        : !__builtin_add_overflow(*lo, step, lo);
 }
 
-bool mca_osc_rdma2_bad_buffer(const void *buf, int count, struct ompi_datatype_t *dt)
+bool mca_osc_rdma2_null_buffer_bad(int count, struct ompi_datatype_t *dt)
 {
     ptrdiff_t true_lb, true_extent;
 
-    if (NULL != buf || count <= 0 || 0 == dt->super.size) {
+    if (count <= 0 || 0 == dt->super.size) {
         return false;
     }
     ompi_datatype_get_true_extent(dt, &true_lb, &true_extent);

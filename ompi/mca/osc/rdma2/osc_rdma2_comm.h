@@ -20,16 +20,15 @@ static inline bool mca_osc_rdma2_disp_offset(ptrdiff_t disp, int disp_unit, int6
     return !__builtin_mul_overflow((int64_t) disp, (int64_t) disp_unit, off);
 }
 
-/* The bytes [*lo, *hi) that count x dt at byte offset `off` cover, false
- * when a bound is not representable: every step is overflow-checked, so a
- * huge displacement, count or extent can not wrap into a window. */
-bool mca_osc_rdma2_span(int64_t off, int count, struct ompi_datatype_t *dt, int64_t *lo,
-                        int64_t *hi);
-
-/* A NULL (MPI_BOTTOM) buffer for count x dt whose first byte would lie in
- * page 0 or below, where nothing is ever mapped: no valid buffer
+/* Whether a NULL (MPI_BOTTOM) buffer for count x dt would have its first
+ * byte in page 0 or below, where nothing is ever mapped: no valid buffer
  * (MPI_ERR_BUFFER).  MPI_BOTTOM with absolute addresses passes. */
-bool mca_osc_rdma2_bad_buffer(const void *buf, int count, struct ompi_datatype_t *dt);
+bool mca_osc_rdma2_null_buffer_bad(int count, struct ompi_datatype_t *dt);
+static inline bool mca_osc_rdma2_bad_buffer(const void *buf, int count,
+                                            struct ompi_datatype_t *dt)
+{
+    return OPAL_UNLIKELY(NULL == buf) && mca_osc_rdma2_null_buffer_bad(count, dt);
+}
 
 /* Checks that [disp, disp + count x dt) lies in the target's window (in
  * one attached region of a dynamic window) and returns the remote address
