@@ -472,11 +472,11 @@ static inline int rma_rows(errors_row_t *rows)
     rows[n++] = (errors_row_t) {"MPI_Win_attach", "NULL base, 64 bytes", MPI_ERR_RMA_ATTACH,
                                 rma_row_attach, 0, 0, ERRORS_STOCK, MPI_ERR_ARG, NULL};
     rows[n++] = (errors_row_t) {"MPI_Win_attach", "overlapping an attached region",
-                                MPI_ERR_RMA_ATTACH, rma_row_attach, 1, 0, ERRORS_STOCK, 0, NULL};
+                                MPI_ERR_RMA_ATTACH, rma_row_attach, 1, 0, 0, 0, NULL};
     rows[n++] = (errors_row_t) {"MPI_Win_detach", "an address not attached", MPI_ERR_RMA_ATTACH,
                                 rma_row_attach, 2, 0, 0, 0, NULL};
     rows[n++] = (errors_row_t) {"MPI_Win_attach", "to an allocated window", MPI_ERR_RMA_FLAVOR,
-                                rma_row_attach, 3, 0, ERRORS_STOCK, 0, NULL};
+                                rma_row_attach, 3, 0, 0, 0, NULL};
     rows[n++] = (errors_row_t) {"MPI_Win_free", "inside a lock epoch", MPI_ERR_RMA_SYNC,
                                 rma_row_free_locked, 0, 0, 0, 0, NULL};
     rows[n++] = (errors_row_t) {"MPI_Win_allocate", "2^50 bytes on every rank", MPI_ERR_NO_MEM,
