@@ -13,6 +13,8 @@
 
 #include "ompi_config.h"
 
+#include <limits.h>
+
 #include "mpi.h"
 #include "opal/class/opal_list.h"
 #include "ompi/communicator/communicator.h"
@@ -74,6 +76,8 @@ typedef struct {
     ompi_op_t *op;                        /* retained */
     ompi_datatype_t *dtype;               /* retained */
     mca_coll_persist_shm_t *shm;          /* NULL: the schedule above */
+    uint64_t start_call;                  /* the start call that last started it */
+    int start_error;                      /* reported by its completion (listed twice) */
 } mca_coll_persist_request_t;
 OBJ_CLASS_DECLARATION(mca_coll_persist_request_t);
 
@@ -221,6 +225,15 @@ void mca_coll_persist_shm_release(mca_coll_persist_shm_t *s);
 int mca_coll_persist_progress(void);
 
 /* Collectives. */
+/* What the *_init bindings check unless mpi_param_check is off, so that
+ * the component never plans with them: a count (< 0: MPI_ERR_COUNT), a
+ * datatype (null: MPI_ERR_TYPE), an operation (NULL when none; MPI_OP_NULL:
+ * MPI_ERR_OP) and a root (MCA_COLL_PERSIST_NO_ROOT when none; out of range:
+ * MPI_ERR_ROOT). */
+#define MCA_COLL_PERSIST_NO_ROOT INT_MIN
+int mca_coll_persist_check_args(struct ompi_communicator_t *comm, int count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root);
+
 int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                   ompi_request_t **request,
                                   struct mca_coll_base_module_2_3_0_t *module);

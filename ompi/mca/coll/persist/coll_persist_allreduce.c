@@ -80,6 +80,10 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
     mca_coll_persist_builder_t b;
     char *tmp;
     int rc;
+    rc = mca_coll_persist_check_args(comm, count, dtype, op, MCA_COLL_PERSIST_NO_ROOT);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     (void) info;
     (void) module;

@@ -101,6 +101,10 @@ int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *d
     mca_coll_persist_builder_t b;
     size_t bytes;
     int rc;
+    rc = mca_coll_persist_check_args(comm, count, datatype, NULL, root);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     (void) info;
     (void) module;

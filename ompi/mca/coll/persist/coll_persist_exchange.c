@@ -162,6 +162,10 @@ int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_da
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
     mca_coll_persist_builder_t b;
     int rc;
+    rc = mca_coll_persist_check_args(comm, rcount, rdtype, NULL, MCA_COLL_PERSIST_NO_ROOT);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     size_t bytes;
 
@@ -208,6 +212,10 @@ int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_dat
     mca_coll_persist_builder_t b;
     size_t tmp_bytes = 0;
     int rc;
+    rc = mca_coll_persist_check_args(comm, rcount, rdtype, NULL, MCA_COLL_PERSIST_NO_ROOT);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     (void) info;
     (void) module;

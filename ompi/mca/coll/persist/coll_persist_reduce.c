@@ -44,6 +44,10 @@ int mca_coll_persist_reduce_init(const void *sbuf, void *rbuf, int count,
     mca_coll_persist_builder_t b;
     char *acc, *in;
     int rc;
+    rc = mca_coll_persist_check_args(comm, count, dtype, op, root);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     (void) info;
     (void) module;

@@ -91,19 +91,38 @@ static bool mca_coll_persist_request_advance(mca_coll_persist_request_t *req)
 
 static void mca_coll_persist_request_complete(mca_coll_persist_request_t *req)
 {
+    if (OPAL_UNLIKELY(MPI_SUCCESS != req->start_error)) {
+        req->super.super.req_status.MPI_ERROR = req->start_error;
+        req->start_error = MPI_SUCCESS;
+    }
     ompi_request_complete(&req->super.super, true);
 }
 
+/* Open MPI's MPI_Startall ignores what the start function returns, so a
+ * request listed twice in one call (active when its second turn comes) is
+ * reported by its completion: it runs once, matching the other ranks'
+ * starts, and completes with MPI_ERR_REQUEST, which MPI_Wait/Test return
+ * through the communicator's handler. */
 static int mca_coll_persist_request_start(size_t count, ompi_request_t **requests)
 {
     mca_coll_persist_component_t *c = &mca_coll_persist_component;
+    static volatile int64_t calls;
+    uint64_t call = (uint64_t) opal_atomic_add_fetch_64(&calls, 1);
+    int rc = OMPI_SUCCESS;
 
     for (size_t i = 0; i < count; ++i) {
         mca_coll_persist_request_t *req = (mca_coll_persist_request_t *) requests[i];
 
         if (OMPI_REQUEST_ACTIVE == req->super.super.req_state) {
-            return MPI_ERR_REQUEST;      /* started twice */
+            if (req->start_call == call && REQUEST_COMPLETE(&req->super.super)) {
+                req->super.super.req_status.MPI_ERROR = MPI_ERR_REQUEST;
+            } else if (req->start_call == call) {
+                req->start_error = MPI_ERR_REQUEST;     /* while it runs: at its end */
+            }
+            rc = MPI_ERR_REQUEST;        /* started twice */
+            continue;
         }
+        req->start_call = call;
         req->super.super.req_status = ompi_status_empty;
         req->super.super.req_status.MPI_ERROR = MPI_SUCCESS;
         req->super.super.req_complete = REQUEST_PENDING;
@@ -121,7 +140,7 @@ static int mca_coll_persist_request_start(size_t count, ompi_request_t **request
         opal_list_append(&c->active, &req->active_item);
         OPAL_THREAD_UNLOCK(&c->lock);
     }
-    return OMPI_SUCCESS;
+    return rc;
 }
 
 /* Completing a request may run callbacks that start or progress other
@@ -201,6 +220,8 @@ static void mca_coll_persist_request_construct(mca_coll_persist_request_t *req)
     req->op = NULL;
     req->dtype = NULL;
     req->shm = NULL;
+    req->start_call = 0;
+    req->start_error = MPI_SUCCESS;
 }
 
 static void mca_coll_persist_request_destruct(mca_coll_persist_request_t *req)

@@ -104,6 +104,10 @@ int mca_coll_persist_scan_init(const void *sbuf, void *rbuf, int count,
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     mca_coll_persist_builder_t b;
     int rc;
+    rc = mca_coll_persist_check_args(comm, count, dtype, op, MCA_COLL_PERSIST_NO_ROOT);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     (void) info;
     (void) module;
@@ -144,6 +148,10 @@ int mca_coll_persist_exscan_init(const void *sbuf, void *rbuf, int count,
     mca_coll_persist_builder_t b;
     void *own;
     int rc;
+    rc = mca_coll_persist_check_args(comm, count, dtype, op, MCA_COLL_PERSIST_NO_ROOT);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     (void) info;
     (void) module;

@@ -49,6 +49,10 @@ int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datat
     mca_coll_persist_builder_t b;
     char *stage;
     int rc;
+    rc = mca_coll_persist_check_args(comm, cnt, dt, NULL, root);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     (void) info;
     (void) module;
@@ -109,6 +113,11 @@ int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_data
     mca_coll_persist_builder_t b;
     char *stage;
     int rc;
+
+    rc = mca_coll_persist_check_args(comm, cnt, dt, NULL, root);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
 
     (void) info;
     (void) module;

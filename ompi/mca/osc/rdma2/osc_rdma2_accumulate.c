@@ -468,6 +468,10 @@ mca_osc_rdma2_acc_setup(mca_osc_rdma2_acc_t *acc, const void **origin, int *ocou
     ret = mca_osc_rdma2_prepare(acc->module, target, *ocount, *odt, disp, tcount, tdt, &acc->peer,
                                 &acc->mem, raddr);
     if (OMPI_SUCCESS != ret || 0 == tcount) return ret;
+    if (NULL == *origin && !mca_osc_rdma2_is_no_op(acc->op) &&
+        mca_osc_rdma2_bad_buffer(*origin, *ocount, *odt)) {
+        return MPI_ERR_BUFFER;
+    }
     acc->prim = mca_osc_rdma2_prim(tdt);
     if (NULL == acc->prim || (NULL != *origin && mca_osc_rdma2_prim(*odt) != acc->prim)) {
         return MPI_ERR_TYPE;
@@ -630,8 +634,8 @@ static inline char *mca_osc_rdma2_fast_target(mca_osc_rdma2_module_t *module, in
         mca_osc_rdma2_peer_mixed(peer)) {
         return NULL;
     }
-    off = (int64_t) disp * peer->disp_unit;
-    if (off < 0 || (uint64_t) off + size > peer->win.size ||
+    if (!mca_osc_rdma2_disp_offset(disp, peer->disp_unit, &off) || off < 0 ||
+        (uint64_t) off + size > peer->win.size ||
         0 != ((peer->win.base + off) & (size - 1))) {
         return NULL;
     }
@@ -701,7 +705,12 @@ mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target, struct om
     mca_osc_rdma2_peer_t *peer;
     char *w;
 
-    if (!ompi_op_is_intrinsic(op)) return false;
+    /* a NULL origin is an error the general path reports, except with
+     * MPI_NO_OP (an atomic read), which ignores it */
+    if (!ompi_op_is_intrinsic(op) ||
+        OPAL_UNLIKELY(NULL == origin && !mca_osc_rdma2_is_no_op(op))) {
+        return false;
+    }
     w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
     if (NULL == w) return false;
     if (OPAL_LIKELY(s >= 4 && mca_osc_rdma2_fast_native(op, c, &aop))) {
@@ -736,7 +745,10 @@ static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int ta
     mca_osc_rdma2_acc_t acc;
     char *w;
 
-    if (!(c & MCA_OSC_RDMA2_ELEM_CAS)) return false;
+    if (!(c & MCA_OSC_RDMA2_ELEM_CAS) ||
+        OPAL_UNLIKELY(NULL == origin || NULL == compare || NULL == result)) {
+        return false;
+    }
     w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
     if (NULL == w) return false;
     *ret = OMPI_SUCCESS;
@@ -768,6 +780,18 @@ static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int ta
     return true;
 }
 
+/* Fetch_and_op and Compare_and_swap, once their fast path declined: one
+ * predefined element (MPI-4.1 12.3.5: derived datatypes are erroneous)
+ * and a result buffer (peer and epoch are the general path's checks). */
+static __opal_attribute_noinline__ int mca_osc_rdma2_fetch_args(struct ompi_datatype_t *dt,
+                                                              void *result)
+{
+    if (!ompi_datatype_is_predefined(dt) || &ompi_mpi_datatype_null.dt == dt) {
+        return MPI_ERR_TYPE;
+    }
+    return mca_osc_rdma2_bad_buffer(result, 1, dt) ? MPI_ERR_BUFFER : OMPI_SUCCESS;
+}
+
 int mca_osc_rdma2_accumulate(const void *origin_addr, int origin_count,
                              struct ompi_datatype_t *origin_dt, int target, ptrdiff_t target_disp,
                              int target_count, struct ompi_datatype_t *target_dt,
@@ -792,6 +816,8 @@ int mca_osc_rdma2_get_accumulate(const void *origin_addr, int origin_count,
 {
     if (0 == result_count) {
         result_addr = NULL;
+    } else if (mca_osc_rdma2_bad_buffer(result_addr, result_count, result_dt)) {
+        return MPI_ERR_BUFFER;
     }
     return mca_osc_rdma2_acc_common(origin_addr, origin_count, origin_dt, result_addr,
                                     result_count, result_dt, target, target_disp, target_count,
@@ -803,10 +829,13 @@ int mca_osc_rdma2_fetch_and_op(const void *origin_addr, void *result_addr,
                                struct ompi_op_t *op, struct ompi_win_t *win)
 {
     int ret;
-    if (mca_osc_rdma2_fast_element(MCA_OSC_RDMA2_MODULE(win), target, dt, target_disp, op,
+    if (OPAL_LIKELY(NULL != result_addr) &&
+        mca_osc_rdma2_fast_element(MCA_OSC_RDMA2_MODULE(win), target, dt, target_disp, op,
                                    origin_addr, result_addr, &ret)) {
         return ret;
     }
+    ret = mca_osc_rdma2_fetch_args(dt, result_addr);
+    if (OMPI_SUCCESS != ret) return ret;
     return mca_osc_rdma2_acc_common(origin_addr, 1, dt, result_addr, 1, dt, target, target_disp,
                                     1, dt, op, win);
 }
@@ -856,6 +885,12 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
     if (!(mca_osc_rdma2_elem_class(dt) & MCA_OSC_RDMA2_ELEM_CAS) &&
         !mca_osc_rdma2_cas_type_valid(dt)) {
         return MPI_ERR_TYPE;
+    }
+    ret = mca_osc_rdma2_fetch_args(dt, result_addr);
+    if (OMPI_SUCCESS != ret) return ret;
+    if (mca_osc_rdma2_bad_buffer(origin_addr, 1, dt) ||
+        mca_osc_rdma2_bad_buffer(compare_addr, 1, dt)) {
+        return MPI_ERR_BUFFER;
     }
     ret = mca_osc_rdma2_prepare(acc.module, target, 1, dt, target_disp, 1, dt, &acc.peer,
                                 &acc.mem, &raddr);

@@ -99,6 +99,7 @@ int mca_osc_rdma2_fence(int assert, struct ompi_win_t *win)
     /* NOSUCCEED: no epoch follows, so operations until the next
      * synchronization are erroneous (MPI_ERR_RMA_SYNC). */
     sync->fence = !(assert & MPI_MODE_NOSUCCEED);
+    sync->fence_used = false;
     return ret;
 }
 

@@ -53,6 +53,7 @@
 
 #include "osc_rdma2_am.h"
 #include "osc_rdma2_completion.h"
+#include "osc_rdma2_exposed.h"
 #include "osc_rdma2_peer.h"
 
 #define MCA_OSC_RDMA2_AM_REQUEST 1
@@ -137,10 +138,37 @@ static void mca_osc_rdma2_am_unlock(void)
     mca_common_ompix_atomic_add_rel_64(&mca_osc_rdma2_component.pstate->acc_lock, (uint64_t) -1);
 }
 
+/* Never trust the wire: a request is applied only with a predefined
+ * datatype and op, the data its kind needs (compare and origin for CAS,
+ * the origin elements unless the op is MPI_NO_OP), and a target range
+ * inside memory this process exposes (osc_rdma2_exposed.h).  An origin
+ * whose own range check failed, or a corrupted message, gets an error
+ * reply instead of a write to an arbitrary address. */
+static int mca_osc_rdma2_am_valid(const mca_osc_rdma2_am_req_t *req, ompi_datatype_t *dt,
+                                  ompi_op_t *op, size_t esize, size_t len, size_t data_len)
+{
+    if (MCA_OSC_RDMA2_AM_NOTE_ACC == req->kind) {
+        return mca_osc_rdma2_exposed_holds(req->addr, sizeof(uint64_t)) ? OMPI_SUCCESS
+                                                                         : OMPI_ERR_RMA_RANGE;
+    }
+    if (NULL == dt || NULL == op || !ompi_datatype_is_predefined(dt) ||
+        !ompi_op_is_intrinsic(op) || req->kind > MCA_OSC_RDMA2_AM_NOTE_ACC) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    if ((MCA_OSC_RDMA2_AM_CAS == req->kind && data_len < 2 * esize) ||
+        (MCA_OSC_RDMA2_AM_CAS != req->kind && op != &ompi_mpi_op_no_op.op && data_len < len)) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    len = MCA_OSC_RDMA2_AM_CAS == req->kind ? esize : len;
+    /* no elements (a completion's empty request): nothing addressed */
+    return 0 == len || mca_osc_rdma2_exposed_holds(req->addr, len) ? OMPI_SUCCESS
+                                                                   : OMPI_ERR_RMA_RANGE;
+}
+
 /* Applies one request (the accumulate lock is held) and builds its reply:
  * a header, then the old elements for the fetching kinds. */
 static char *mca_osc_rdma2_am_apply(const mca_osc_rdma2_am_req_t *req, const char *data,
-                                    size_t *reply_len)
+                                    size_t data_len, size_t *reply_len)
 {
     ompi_datatype_t *dt = opal_pointer_array_get_item(&ompi_datatype_f_to_c_table, req->dt);
     ompi_op_t *op = opal_pointer_array_get_item(ompi_op_f_to_c_table, req->op);
@@ -160,9 +188,11 @@ static char *mca_osc_rdma2_am_apply(const mca_osc_rdma2_am_req_t *req, const cha
     rh = (mca_osc_rdma2_am_reply_t *) reply;
     rh->token = req->token;
     rh->kind = req->kind;
-    rh->status = NULL == dt || NULL == op ? OMPI_ERR_BAD_PARAM : OMPI_SUCCESS;
+    rh->status = mca_osc_rdma2_am_valid(req, dt, op, esize, len, data_len);
     *reply_len = sizeof(*rh) + olen;
     if (OMPI_SUCCESS != rh->status) {
+        MCA_OSC_RDMA2_VERBOSE(1, "refused an active message: kind %d, %zu bytes at 0x%" PRIx64,
+                              (int) req->kind, len, req->addr);
         *reply_len = sizeof(*rh);
         return reply;
     }
@@ -176,7 +206,7 @@ static char *mca_osc_rdma2_am_apply(const mca_osc_rdma2_am_req_t *req, const cha
         }
     } else if (op == &ompi_mpi_op_replace.op) {
         memcpy(target, data, len);
-    } else if (op != &ompi_mpi_op_no_op.op) {
+    } else if (op != &ompi_mpi_op_no_op.op && MCA_OSC_RDMA2_AM_NOTE_ACC != req->kind) {
         ompi_op_reduce(op, (void *) data, target, (int) req->count, dt);
     }
     if (MCA_OSC_RDMA2_AM_NOTE_ACC == req->kind) {
@@ -314,7 +344,8 @@ int mca_osc_rdma2_am_drain_queue(void)
         return 0;
     }
     for (item = list; NULL != item; item = item->next) {
-        item->reply = mca_osc_rdma2_am_apply(&item->req, item->data, &item->reply_len);
+        item->reply = mca_osc_rdma2_am_apply(&item->req, item->data, item->len,
+                                             &item->reply_len);
     }
     mca_osc_rdma2_am_unlock();
     MCA_OSC_RDMA2_AM_HEAD = NULL;
@@ -667,6 +698,10 @@ static ucs_status_t mca_osc_rdma2_am_notify_cb(void *arg, const void *header,
     (void) arg; (void) data; (void) length; (void) param;
     if (header_length == sizeof(addr)) {
         memcpy(&addr, header, sizeof(addr));
+        if (!mca_osc_rdma2_exposed_holds(addr, sizeof(uint64_t))) {
+            MCA_OSC_RDMA2_VERBOSE(1, "refused a PSCW notification to 0x%" PRIx64, addr);
+            return UCS_OK;
+        }
         mca_common_ompix_atomic_add_rel_64((volatile uint64_t *) (uintptr_t) addr, 1);
     }
     return UCS_OK;
@@ -735,6 +770,14 @@ static ucs_status_t mca_osc_rdma2_am_note_cb(void *arg, const void *header, size
         return UCS_OK;
     }
     memcpy(&note, header, sizeof(note));
+    if (!mca_osc_rdma2_exposed_holds(note.slot, sizeof(uint64_t)) ||
+        (0 != length && !mca_osc_rdma2_exposed_holds(note.addr, length))) {
+        /* nothing to answer (one-way): the origin's checks make this a
+         * corrupted message */
+        MCA_OSC_RDMA2_VERBOSE(1, "refused a notified operation: %zu bytes at 0x%" PRIx64,
+                              length, note.addr);
+        return UCS_OK;
+    }
     if (0 != length) {
         memcpy((void *) (uintptr_t) note.addr, data, length);
     }

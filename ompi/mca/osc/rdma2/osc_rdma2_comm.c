@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "opal/datatype/opal_convertor.h"
+#include "opal/util/sys_limits.h"
 #include "ompi/mca/common/ompix/common_ompix_datatype.h"
 #include "ompi/mca/osc/base/base.h"
 
@@ -26,33 +27,63 @@ int mca_osc_rdma2_check_access(mca_osc_rdma2_module_t *module, int target)
     return mca_osc_rdma2_sync_covers(&module->sync, target) ? OMPI_SUCCESS : OMPI_ERR_RMA_SYNC;
 }
 
+/* The bytes [*lo, *hi) that count x dt at byte offset `off` cover, false
+ * when a bound is not representable: every step is overflow-checked, so a
+ * huge displacement, count or extent can not wrap into a window. */
+static inline bool mca_osc_rdma2_span(int64_t off, int count, struct ompi_datatype_t *dt,
+                                      int64_t *lo, int64_t *hi)
+{
+    ptrdiff_t lb, extent, true_lb, true_extent;
+    int64_t step;
+
+    *lo = *hi = off;
+    if (count <= 0) {
+        return 0 == count;
+    }
+    ompi_datatype_get_extent(dt, &lb, &extent);
+    ompi_datatype_get_true_extent(dt, &true_lb, &true_extent);
+    if (__builtin_add_overflow(off, (int64_t) true_lb, lo) ||
+        __builtin_add_overflow(*lo, (int64_t) true_extent, hi) ||
+        __builtin_mul_overflow((int64_t) (count - 1), (int64_t) extent, &step)) {
+        return false;
+    }
+    return extent >= 0 ? !__builtin_add_overflow(*hi, step, hi)
+                       : !__builtin_add_overflow(*lo, step, lo);
+}
+
+bool mca_osc_rdma2_null_buffer_bad(int count, struct ompi_datatype_t *dt)
+{
+    ptrdiff_t true_lb, true_extent;
+
+    if (count <= 0 || 0 == dt->super.size) {
+        return false;
+    }
+    ompi_datatype_get_true_extent(dt, &true_lb, &true_extent);
+    return true_lb < (ptrdiff_t) opal_getpagesize();
+}
+
 int mca_osc_rdma2_target_range(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_t *peer,
                                ptrdiff_t disp, int count, struct ompi_datatype_t *dt,
                                uint64_t *addr, const mca_osc_rdma2_win_mem_t **mem)
 {
     bool dynamic = MPI_WIN_FLAVOR_DYNAMIC == module->flavor;
-    ptrdiff_t lb, extent, true_lb, true_extent;
-    int64_t off = (int64_t) disp * peer->disp_unit, lo, hi;
+    int64_t off, lo, hi;
 
     /* Dynamic windows: displacements are absolute addresses. */
-    *addr = (dynamic ? 0 : peer->win.base) + off;
     *mem = &peer->win;
-    if (0 == count) {
+    if (0 == count) {           /* touches nothing: any displacement will do */
+        *addr = (dynamic ? 0 : peer->win.base) + (uint64_t) disp * (uint64_t) peer->disp_unit;
         return OMPI_SUCCESS;
     }
-    ompi_datatype_get_extent(dt, &lb, &extent);
-    ompi_datatype_get_true_extent(dt, &true_lb, &true_extent);
-    lo = off + true_lb;
-    hi = lo + true_extent;
-    if (extent >= 0) {
-        hi += (int64_t) (count - 1) * extent;
-    } else {
-        lo += (int64_t) (count - 1) * extent;
+    if (!mca_osc_rdma2_disp_offset(disp, peer->disp_unit, &off) ||
+        !mca_osc_rdma2_span(off, count, dt, &lo, &hi) || lo < 0) {
+        return OMPI_ERR_RMA_RANGE;
     }
+    *addr = (dynamic ? 0 : peer->win.base) + (uint64_t) off;
     if (dynamic) {
         return mca_osc_rdma2_dyn_lookup(module, peer, (uint64_t) lo, (uint64_t) (hi - lo), mem);
     }
-    if (lo < 0 || hi > (int64_t) peer->win.size) {
+    if (hi > (int64_t) peer->win.size) {
         return OMPI_ERR_RMA_RANGE;
     }
     return OMPI_SUCCESS;
@@ -142,6 +173,13 @@ int mca_osc_rdma2_prepare(mca_osc_rdma2_module_t *module, int target, int count,
     if (OMPI_SUCCESS != ret) return ret;
     ret = mca_osc_rdma2_check_access(module, target);
     if (OMPI_SUCCESS != ret) return ret;
+    /* what the bindings check unless mpi_param_check is off */
+    if (count < 0 || tcount < 0) {
+        return MPI_ERR_COUNT;
+    }
+    if (&ompi_mpi_datatype_null.dt == dt || &ompi_mpi_datatype_null.dt == tdt) {
+        return MPI_ERR_TYPE;
+    }
     ompi_datatype_type_size(dt, &size);
     ompi_datatype_type_size(tdt, &tsize);
     if (size * (size_t) count != tsize * (size_t) tcount) {
@@ -167,6 +205,9 @@ int mca_osc_rdma2_rdma(mca_osc_rdma2_module_t *module, mca_osc_rdma2_request_t *
     if (OMPI_SUCCESS != ret || 0 == target_count) {
         return ret;
     }
+    if (mca_osc_rdma2_bad_buffer(origin_addr, origin_count, origin_dt)) {
+        return MPI_ERR_BUFFER;
+    }
     return mca_osc_rdma2_xfer_any(peer, mem, is_put, req, origin_addr, origin_count, origin_dt,
                                   raddr, target_count, target_dt);
 }
@@ -182,7 +223,7 @@ static inline int mca_osc_rdma2_put_get(bool is_put, void *origin_addr, int orig
     char *p = mca_osc_rdma2_rdma_fast_target(MCA_OSC_RDMA2_MODULE(win), target, origin_dt,
                                              origin_count, target_dt, target_count, target_disp,
                                              &len);
-    if (NULL != p) {
+    if (NULL != p && OPAL_LIKELY(NULL != origin_addr)) {
         if (is_put) {
             mca_osc_rdma2_mapped_copy(p, origin_addr, len);
         } else {

@@ -14,6 +14,22 @@
 
 BEGIN_C_DECLS
 
+/* disp x disp_unit, false when the product overflows (no window holds it). */
+static inline bool mca_osc_rdma2_disp_offset(ptrdiff_t disp, int disp_unit, int64_t *off)
+{
+    return !__builtin_mul_overflow((int64_t) disp, (int64_t) disp_unit, off);
+}
+
+/* Whether a NULL (MPI_BOTTOM) buffer for count x dt would have its first
+ * byte in page 0 or below, where nothing is ever mapped: no valid buffer
+ * (MPI_ERR_BUFFER).  MPI_BOTTOM with absolute addresses passes. */
+bool mca_osc_rdma2_null_buffer_bad(int count, struct ompi_datatype_t *dt);
+static inline bool mca_osc_rdma2_bad_buffer(const void *buf, int count,
+                                            struct ompi_datatype_t *dt)
+{
+    return OPAL_UNLIKELY(NULL == buf) && mca_osc_rdma2_null_buffer_bad(count, dt);
+}
+
 /* Checks that [disp, disp + count x dt) lies in the target's window (in
  * one attached region of a dynamic window) and returns the remote address
  * of disp and the memory holding it (0-count accesses always pass). */
@@ -60,8 +76,8 @@ static inline char *mca_osc_rdma2_rdma_fast_target(mca_osc_rdma2_module_t *modul
         return NULL;
     }
     *len = dt->super.size * (size_t) count;
-    off = (int64_t) disp * peer->disp_unit;
-    if (off < 0 || (uint64_t) off + *len > peer->win.size) {
+    if (!mca_osc_rdma2_disp_offset(disp, peer->disp_unit, &off) || off < 0 ||
+        (uint64_t) off + *len > peer->win.size) {
         return NULL;
     }
     return peer->win.ptr + off;

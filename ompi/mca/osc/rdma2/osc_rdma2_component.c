@@ -17,6 +17,7 @@
 #include "osc_rdma2_am.h"
 #include "osc_rdma2_module.h"
 #include "osc_rdma2_notify.h"
+#include "osc_rdma2_exposed.h"
 #include "osc_rdma2_overlap.h"
 #include "osc_rdma2_request.h"
 #include "osc_rdma2_api.h"
@@ -229,6 +230,7 @@ static int mca_osc_rdma2_init(bool enable_progress_threads, bool enable_mpi_thre
         OBJ_CONSTRUCT(&mca_osc_rdma2_component.acc_turn[i], opal_mutex_t);
     }
     mca_osc_rdma2_overlap_init();
+    mca_osc_rdma2_exposed_init();
     return mca_osc_rdma2_request_init();
 }
 
@@ -237,6 +239,7 @@ static int mca_osc_rdma2_finalize(void)
     mca_osc_rdma2_ucx_fini();
     mca_osc_rdma2_request_fini();
     mca_osc_rdma2_overlap_fini();
+    mca_osc_rdma2_exposed_fini();
     for (int i = 0; i < MCA_OSC_RDMA2_ACC_TURNS; ++i) {
         OBJ_DESTRUCT(&mca_osc_rdma2_component.acc_turn[i]);
     }

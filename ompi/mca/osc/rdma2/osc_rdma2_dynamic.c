@@ -33,6 +33,7 @@
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
 #include "osc_rdma2_dynamic.h"
+#include "osc_rdma2_exposed.h"
 #include "osc_rdma2_overlap.h"
 #include "osc_rdma2_completion.h"
 
@@ -245,6 +246,8 @@ int mca_osc_rdma2_attach(struct ompi_win_t *win, void *base, size_t len)
     }
     ret = mca_osc_rdma2_dyn_register(base, len, &memh, &packed, &packed_len);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_dyn_reserve(d, packed_len);
+    /* before it is published: active messages may address it from then on */
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exposed_add(module, base, len);
     if (OMPI_SUCCESS != ret) {
         if (NULL != packed) ucp_rkey_buffer_release(packed);
         if (NULL != memh) ucp_mem_unmap(MCA_OSC_RDMA2_UCX->context, memh);
@@ -292,6 +295,7 @@ int mca_osc_rdma2_detach(struct ompi_win_t *win, const void *base)
     memmove(r, (char *) r + es, (n - pos - 1) * es);
     d->desc->count = n - 1;
     mca_osc_rdma2_seq_end(d->desc);
+    mca_osc_rdma2_exposed_remove(module, base);
     memh = d->memh[pos];
     memmove(&d->memh[pos], &d->memh[pos + 1], (n - pos - 1) * sizeof(*d->memh));
     if (NULL != memh) {

@@ -35,6 +35,7 @@
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_notify.h"
+#include "osc_rdma2_exposed.h"
 #include "osc_rdma2_path_mapped.h"
 #include "osc_rdma2_path_ucx.h"
 #include "osc_rdma2_peer.h"
@@ -72,6 +73,7 @@ static void mca_osc_rdma2_notify_zero(void *p, size_t len)
 
 static void mca_osc_rdma2_notify_unmap(mca_osc_rdma2_notify_t *n)
 {
+    mca_osc_rdma2_exposed_remove(n, NULL);
     if (NULL != n->rkey) {
         ucp_rkey_buffer_release(n->rkey);
         n->rkey = NULL;
@@ -113,6 +115,10 @@ static int mca_osc_rdma2_notify_map(mca_osc_rdma2_notify_t *n, int num)
     ret = mca_osc_rdma2_ucx_rkey_pack(n->memh, &n->rkey, &n->rkey_len);
     if (OMPI_SUCCESS != ret) {
         n->rkey = NULL;
+    }
+    /* the notes of active messages land here (osc_rdma2_am.c) */
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exposed_add(n, base, len);
+    if (OMPI_SUCCESS != ret) {
         mca_osc_rdma2_notify_unmap(n);
     }
     return ret;
@@ -368,6 +374,9 @@ mca_osc_rdma2_notify_read_general(void *origin_addr, int origin_count, MPI_Datat
     if (OMPI_SUCCESS != ret) {
         return mca_osc_rdma2_notify_class(ret);
     }
+    if (0 != target_count && mca_osc_rdma2_bad_buffer(origin_addr, origin_count, origin_type)) {
+        return MPI_ERR_BUFFER;
+    }
     if (0 != target_count && &mca_osc_rdma2_win_path_ucx == mem->path) {
         return mca_osc_rdma2_notify_class(mca_osc_rdma2_notify_read_ucx(
             peer, mem, slot, origin_addr, origin_count, origin_type, raddr, target_count,
@@ -396,12 +405,12 @@ int mca_osc_rdma2_notify_read(void *origin_addr, int origin_count, MPI_Datatype 
     size_t len;
     char *p;
 
-    if (OPAL_UNLIKELY(id >= module->notify->num)) {
+    if (OPAL_UNLIKELY((unsigned) id >= (unsigned) module->notify->num)) {   /* < 0 too */
         return MPI_ERR_ARG;
     }
     p = mca_osc_rdma2_rdma_fast_target(module, target_rank, origin_type, origin_count,
                                        target_type, target_count, target_disp, &len);
-    if (OPAL_UNLIKELY(NULL == p)) {
+    if (OPAL_UNLIKELY(NULL == p || NULL == origin_addr)) {
         return mca_osc_rdma2_notify_read_general(origin_addr, origin_count, origin_type,
                                                  target_rank, target_disp, target_count,
                                                  target_type, id, win);
@@ -466,11 +475,11 @@ static int mca_osc_rdma2_notify_rdma(bool is_put, void *origin_addr, int origin_
     char *p;
     int ret;
 
-    if (id >= module->notify->num) {
+    if ((unsigned) id >= (unsigned) module->notify->num) {     /* < 0 too */
         return MPI_ERR_ARG;
     }
     np = &module->notify->peers[target_rank];
-    p = np->ready && NULL != np->ptr
+    p = np->ready && NULL != np->ptr && NULL != origin_addr
         ? mca_osc_rdma2_rdma_fast_target(module, target_rank, origin_type, origin_count,
                                          target_type, target_count, target_disp, &len)
         : NULL;
@@ -488,6 +497,9 @@ static int mca_osc_rdma2_notify_rdma(bool is_put, void *origin_addr, int origin_
                                 target_count, target_type, &peer, &mem, &raddr);
     if (OMPI_SUCCESS != ret) {
         return mca_osc_rdma2_notify_class(ret);
+    }
+    if (0 != target_count && mca_osc_rdma2_bad_buffer(origin_addr, origin_count, origin_type)) {
+        return MPI_ERR_BUFFER;
     }
     if (is_put && 0 != target_count) {
         ret = mca_osc_rdma2_notify_put_note(module, peer, origin_addr, origin_count, origin_type,
@@ -548,7 +560,7 @@ int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
     mca_osc_rdma2_peer_t *peer;
     int ret;
 
-    if (id >= module->notify->num) {
+    if ((unsigned) id >= (unsigned) module->notify->num) {     /* < 0 too */
         return MPI_ERR_ARG;
     }
     ret = mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_type, target_rank,

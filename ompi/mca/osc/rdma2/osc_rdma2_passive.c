@@ -146,8 +146,9 @@ int mca_osc_rdma2_lock(int lock_type, int target, int assert, struct ompi_win_t 
     mca_osc_rdma2_peer_t *peer;
     int ret, access;
 
-    if (module->no_locks || MCA_OSC_RDMA2_SYNC_NONE != sync->type) {
-        return OMPI_ERR_RMA_SYNC;       /* lock_all or a PSCW access epoch is open */
+    if (module->no_locks || MCA_OSC_RDMA2_SYNC_NONE != sync->type ||
+        mca_osc_rdma2_sync_fence_access(sync)) {
+        return OMPI_ERR_RMA_SYNC;       /* lock_all, a PSCW or a fence access epoch is open */
     }
     ret = mca_osc_rdma2_peer(module, target, &peer);
     if (OMPI_SUCCESS != ret) {
@@ -212,7 +213,8 @@ int mca_osc_rdma2_lock_all(int assert, struct ompi_win_t *win)
     mca_osc_rdma2_sync_t *sync = &module->sync;
     int ret = OMPI_SUCCESS;
 
-    if (module->no_locks || mca_osc_rdma2_sync_open(sync)) {
+    if (module->no_locks || mca_osc_rdma2_sync_open(sync) ||
+        mca_osc_rdma2_sync_fence_access(sync)) {
         return OMPI_ERR_RMA_SYNC;
     }
     sync->nocheck = 0 != (assert & MPI_MODE_NOCHECK);

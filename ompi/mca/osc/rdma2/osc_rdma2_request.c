@@ -282,6 +282,7 @@ static int mca_osc_rdma2_rput_rget(bool is_put, void *origin_addr, int origin_co
     mca_osc_rdma2_request_t *req;
     int ret;
 
+    if (NULL == request) return MPI_ERR_REQUEST;    /* nowhere to return it */
     if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
     req = mca_osc_rdma2_request_new(module);
     if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
@@ -323,6 +324,7 @@ static int mca_osc_rdma2_racc(const void *origin_addr, int origin_count,
     bool owned = false;
     int ret;
 
+    if (NULL == request) return MPI_ERR_REQUEST;    /* nowhere to return it */
     if (!mca_osc_rdma2_in_passive_epoch(module, target)) return OMPI_ERR_RMA_SYNC;
     req = mca_osc_rdma2_request_new(module);
     if (NULL == req) return OMPI_ERR_OUT_OF_RESOURCE;
@@ -359,6 +361,9 @@ int mca_osc_rdma2_rget_accumulate(const void *origin_addr, int origin_count,
                                   struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
                                   struct ompi_win_t *win, struct ompi_request_t **request)
 {
+    if (mca_osc_rdma2_bad_buffer(result_addr, result_count, result_dt)) {
+        return MPI_ERR_BUFFER;
+    }
     return mca_osc_rdma2_racc(origin_addr, origin_count, origin_dt,
                               0 == result_count ? NULL : result_addr, result_count, result_dt,
                               target, target_disp, target_count, target_dt, op, win, request);

@@ -70,6 +70,7 @@ typedef struct mca_osc_rdma2_sync_t {
     /* access */
     mca_osc_rdma2_sync_type_t type; /* LOCK_ALL or PSCW while one is open, else NONE */
     bool fence;                     /* a fence epoch is open */
+    bool fence_used;                /* an operation ran in it: it is an access epoch now */
     bool nocheck;                   /* lock_all with MPI_MODE_NOCHECK: nothing to release */
     volatile int32_t num_locks;     /* per-target locks held */
     mca_osc_rdma2_sync_target_t *target;   /* per rank of the window */
@@ -125,11 +126,27 @@ static inline bool mca_osc_rdma2_sync_locked(const mca_osc_rdma2_sync_t *sync, i
     return MCA_OSC_RDMA2_ACCESS_NONE != access && MCA_OSC_RDMA2_ACCESS_PSCW != access;
 }
 
-/* An epoch covers operations on `target`. */
-static inline bool mca_osc_rdma2_sync_covers(const mca_osc_rdma2_sync_t *sync, int target)
+/* An epoch covers operations on `target`.  One covered by the fence alone
+ * makes the fence's epoch an access epoch, in which a lock is erroneous
+ * (a fence followed by no operation starts none, MPI-4.1 12.5.1). */
+static inline bool mca_osc_rdma2_sync_covers(mca_osc_rdma2_sync_t *sync, int target)
 {
-    return sync->fence || MCA_OSC_RDMA2_SYNC_LOCK_ALL == sync->type ||
-           MCA_OSC_RDMA2_ACCESS_NONE != sync->target[target].access;
+    if (MCA_OSC_RDMA2_SYNC_LOCK_ALL == sync->type ||
+        MCA_OSC_RDMA2_ACCESS_NONE != sync->target[target].access) {
+        return true;
+    }
+    if (sync->fence) {
+        sync->fence_used = true;
+        return true;
+    }
+    return false;
+}
+
+/* A fence epoch an operation made an access epoch is open: no lock or
+ * lock_all may start (osc/rdma refuses them there too). */
+static inline bool mca_osc_rdma2_sync_fence_access(const mca_osc_rdma2_sync_t *sync)
+{
+    return sync->fence && sync->fence_used;
 }
 
 /* A passive-target epoch covers `target` (flush, request operations). */

@@ -15,7 +15,9 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/info_subscriber.h"
 #include "opal/util/info.h"
+#include "opal/util/sys_limits.h"
 #include "ompi/mca/osc/base/base.h"
+#include "ompi/runtime/mpiruntime.h"
 
 #include "osc_rdma2_module.h"
 #include "osc_rdma2_peer.h"
@@ -26,6 +28,7 @@
 #include "osc_rdma2_active.h"
 #include "osc_rdma2_dynamic.h"
 #include "osc_rdma2_request.h"
+#include "osc_rdma2_exposed.h"
 #include "osc_rdma2_overlap.h"
 #include "osc_rdma2_notify.h"
 
@@ -164,21 +167,38 @@ static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
 /* Worker addresses travel, and endpoints are made, only while some rank
  * still lacks an endpoint to someone in the communicator: after the first
  * window on a set of processes, windows exchange just their keys. */
-static int mca_osc_rdma2_need_addresses(mca_osc_rdma2_module_t *module, int *need)
+/* What every rank must know before anything is mapped, in one allreduce
+ * (a bitwise or): whether some rank lacks an endpoint to another (then
+ * worker addresses are exchanged), and whether some rank asked
+ * MPI_Win_allocate for more than its node's memory could ever hold.  Such
+ * a window fails on every rank at once, with MPI_ERR_NO_MEM and nothing
+ * mapped (UCX would fill shared-memory segments until the node runs out),
+ * and no rank waits in the exchange for one that gave up. */
+static int mca_osc_rdma2_agree(mca_osc_rdma2_module_t *module, size_t size, int *need)
 {
     ompi_communicator_t *comm = module->comm;
-    int i;
+    int i, flags = 0, ret;
 
-    *need = 0;
-    for (i = 0; i < module->size_comm && !*need; ++i) {
+    for (i = 0; i < module->size_comm && !flags; ++i) {
         if (i != module->my_rank &&
             !mca_common_ompix_ucx_proc_connected(MCA_OSC_RDMA2_UCX,
                                                  ompi_comm_peer_lookup(comm, i))) {
-            *need = 1;
+            flags = 1;
         }
     }
-    return comm->c_coll->coll_allreduce(MPI_IN_PLACE, need, 1, MPI_INT, MPI_MAX, comm,
-                                        comm->c_coll->coll_allreduce_module);
+    if (MPI_WIN_FLAVOR_ALLOCATE == module->flavor &&
+        size / (size_t) opal_getpagesize() >= (size_t) sysconf(_SC_PHYS_PAGES)) {
+        flags |= 2;
+    }
+    ret = comm->c_coll->coll_allreduce(MPI_IN_PLACE, &flags, 1, MPI_INT, MPI_BOR, comm,
+                                       comm->c_coll->coll_allreduce_module);
+    *need = flags & 1;
+    if (OMPI_SUCCESS == ret && (flags & 2)) {
+        MCA_OSC_RDMA2_VERBOSE(10, "MPI_Win_allocate: a rank asked for more than its node's "
+                              "memory (%zu bytes here)", size);
+        return MPI_ERR_NO_MEM;
+    }
+    return ret;
 }
 
 typedef struct mca_osc_rdma2_keys_t {
@@ -312,16 +332,13 @@ static int mca_osc_rdma2_learn_addresses(mca_osc_rdma2_module_t *module)
     return OMPI_SUCCESS;
 }
 
-static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module)
+static int mca_osc_rdma2_exchange(mca_osc_rdma2_module_t *module, int need_addr)
 {
     mca_osc_rdma2_keys_t keys = { 0 };
     char *mine = NULL;
-    int need_addr = 0, len = 0, ret;
+    int len = 0, ret;
 
-    ret = mca_osc_rdma2_need_addresses(module, &need_addr);
-    if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_pack_keys(module, need_addr, &keys);
-    }
+    ret = mca_osc_rdma2_pack_keys(module, need_addr, &keys);
     if (OMPI_SUCCESS == ret) {
         ret = mca_osc_rdma2_build_wire(module, &keys, &mine, &len);
     }
@@ -451,6 +468,7 @@ static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
         free(module->peers);
     }
     mca_osc_rdma2_overlap_remove_element(module);
+    mca_osc_rdma2_exposed_remove(module, NULL);
     mca_osc_rdma2_dyn_release_local(module);
     mca_osc_rdma2_notify_fini(module);
     if (NULL != module->win_memh) {
@@ -475,7 +493,7 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
 {
     mca_osc_rdma2_module_t *module;
     char name[MPI_MAX_OBJECT_NAME];
-    int ret;
+    int ret, need_addr = 0;
 
     (void) info;  /* read through the subscriptions below */
     if (MPI_WIN_FLAVOR_SHARED == flavor) {
@@ -502,15 +520,21 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
      * from the user's traffic on `comm`. */
     ret = ompi_comm_dup(comm, &module->comm);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_sync_init(&module->sync, module->size_comm);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_agree(module, size, &need_addr);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_window(module, base, size);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_map_state(module);
     /* Now, not on first use: an origin can not make its target map it. */
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_notify_init(module);
+    /* what active messages may address here (osc_rdma2_exposed.h) */
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exposed_add(module, module->base, size);
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_osc_rdma2_exposed_add(module, module->state, module->layout.size);
+    }
     if (OMPI_SUCCESS == ret) {
         module->peers = calloc(module->size_comm, sizeof(*module->peers));
         ret = NULL == module->peers ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
     }
-    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exchange(module);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_exchange(module, need_addr);
     /* Set before the probe below: peer set-up reads the module through win. */
     win->w_osc_module = &module->super;
     if (OMPI_SUCCESS == ret && MPI_WIN_FLAVOR_CREATE == flavor) {
@@ -546,6 +570,29 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     return OMPI_SUCCESS;
 }
 
+/* MPI_Finalize frees the windows a program left, epochs and all (stock
+ * components free them as they are): release what this rank still holds,
+ * so no peer's lock word stays taken, and forget an exposure epoch (the
+ * origins of its completes are finalizing too).  Otherwise the window
+ * would outlive the UCX context and abort in its registration cache. */
+static void mca_osc_rdma2_end_epochs(mca_osc_rdma2_module_t *module)
+{
+    mca_osc_rdma2_sync_t *sync = &module->sync;
+    struct ompi_win_t *win = module->win;
+
+    MCA_OSC_RDMA2_VERBOSE(1, "MPI_Finalize: window %s still in an epoch; closing it",
+                          win->w_name);
+    for (int t = 0; t < module->size_comm && sync->num_locks > 0; ++t) {
+        if (mca_osc_rdma2_sync_locked(sync, t)) (void) mca_osc_rdma2_unlock(t, win);
+    }
+    if (MCA_OSC_RDMA2_SYNC_LOCK_ALL == sync->type) (void) mca_osc_rdma2_unlock_all(win);
+    if (MCA_OSC_RDMA2_SYNC_PSCW == sync->type) (void) mca_osc_rdma2_complete(win);
+    if (NULL != sync->post_group) {
+        OBJ_RELEASE(sync->post_group);
+        sync->post_group = NULL;
+    }
+}
+
 int mca_osc_rdma2_free(struct ompi_win_t *win)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
@@ -553,7 +600,10 @@ int mca_osc_rdma2_free(struct ompi_win_t *win)
     int ret;
 
     if (mca_osc_rdma2_sync_open(&module->sync) || NULL != module->sync.post_group) {
-        return OMPI_ERR_RMA_SYNC;
+        if (ompi_mpi_state < OMPI_MPI_STATE_FINALIZE_STARTED) {
+            return OMPI_ERR_RMA_SYNC;
+        }
+        mca_osc_rdma2_end_epochs(module);
     }
     ret = mca_osc_rdma2_complete_window(module);
     /* Requests of accumulates our progress thread finished wait on the
