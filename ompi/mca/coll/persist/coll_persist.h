@@ -108,7 +108,7 @@ typedef struct {
     bool progress_registered;
 } mca_coll_persist_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_persist_component_t mca_coll_persist_component;
+OMPI_DECLSPEC extern mca_coll_persist_component_t mca_coll_persist_component;
 
 /* Schedule building (coll_persist_sched.c). */
 typedef struct {
