@@ -3,7 +3,7 @@
 #
 # Builds a lean Open MPI 5.0 for ompix's plugin build against the 5.0 series:
 # fetches Debian 13's openmpi source package (5.0.7) with `apt-get source`,
-# configures it with its internal (developer) headers installed, as Debian's
+# unpacks its upstream tarball, configures it with its internal (developer) headers installed, as Debian's
 # libopenmpi-dev ships them for 4.1, against Debian 12's UCX, hwloc and
 # libevent, with the tarball's PRRTE and OpenPMIx (5.0.7's PRRTE needs PMIx
 # 4.2.4 or later; Debian 12 has 4.2.2), without Fortran, Java, OpenSHMEM, ROMIO
@@ -86,7 +86,11 @@ if [ -z "$src" ] || [ ! -f "$src/configure" ]; then
         { echo "ompix-ompi50-build: no Debian archive in this machine's apt sources" >&2; exit 1; }
     log "fetching Debian 13's openmpi source package"
     apt-get "${apt_opts[@]}" update -qq
-    (cd "$work" && apt-get "${apt_opts[@]}" source -qq "openmpi/$new_suite" >/dev/null)
+    (cd "$work" && apt-get "${apt_opts[@]}" source -qq --download-only "openmpi/$new_suite" >/dev/null)
+    # The upstream tarball, without Debian's patches: they edit Makefile.am
+    # and configure.ac (for Debian's own layout), which would make the build
+    # rerun automake; the tarball's generated files are consistent.
+    tar -C "$work" -xJf "$(ls "$work"/openmpi_5.0.*.orig.tar.xz | head -n 1)"
     src=$(ls -d "$work"/openmpi-5.0.* | head -n 1)
 fi
 version=$(sed -n 's/^major=//p;s/^minor=//p' "$src/VERSION" | paste -sd.)
