@@ -398,7 +398,8 @@ static ompix_info_str_t *mca_osc_rdma2_info_no_locks(opal_infosubscriber_t *obj,
 }
 
 static ompix_info_str_t *mca_osc_rdma2_info_acc_ordering(opal_infosubscriber_t *obj,
-                                                         ompix_info_str_t *key, ompix_info_str_t *value)
+                                                         ompix_info_str_t *key,
+                                                         ompix_info_str_t *value)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
@@ -541,7 +542,8 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     }
 
     *model = MPI_WIN_UNIFIED;
-    snprintf(name, sizeof(name), "rdma2 window %d", (int) mca_common_ompix_comm_local_cid(module->comm));
+    snprintf(name, sizeof(name), "rdma2 window %d",
+             (int) mca_common_ompix_comm_local_cid(module->comm));
     ompi_win_set_name(win, name);
     mca_osc_rdma2_subscribe_info(win);
     MCA_OSC_RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,
