@@ -14,6 +14,7 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_info.h"
 
 #include "mpiext_continue_internal.h"
 
@@ -135,7 +136,7 @@ static int ompix_cont_info_parse(ompi_info_t *info, ompix_cont_request_t *creq)
         return OMPI_SUCCESS;
     }
 
-    ompi_info_get(info, MPIX_CONT_INFO_THREAD, MPI_MAX_INFO_VAL, value, &flag);
+    mca_common_ompix_info_get(info, MPIX_CONT_INFO_THREAD, MPI_MAX_INFO_VAL, value, &flag);
     if (flag) {
         if (0 == strcmp(value, "any")) {
             creq->any_thread = true;
@@ -143,7 +144,7 @@ static int ompix_cont_info_parse(ompi_info_t *info, ompix_cont_request_t *creq)
             return MPI_ERR_INFO_VALUE;
         }
     }
-    ompi_info_get(info, MPIX_CONT_INFO_MAX_POLL, MPI_MAX_INFO_VAL, value, &flag);
+    mca_common_ompix_info_get(info, MPIX_CONT_INFO_MAX_POLL, MPI_MAX_INFO_VAL, value, &flag);
     if (flag) {
         char *end = NULL;
         long n = strtol(value, &end, 10);

@@ -30,7 +30,7 @@
 
 #include "opal/class/opal_list.h"
 #include "opal/runtime/opal_progress.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/common/ompix/common_ompix_finalize.h"
 
