@@ -16,6 +16,7 @@
 #include "opal/class/opal_hash_table.h"
 #include "opal/class/opal_list.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/info/info.h"
 #include "ompi/request/grequest.h"

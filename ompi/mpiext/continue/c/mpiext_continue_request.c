@@ -22,11 +22,11 @@ static int ompix_cont_request_start(size_t count, ompi_request_t **reqs)
 {
     (void) count;
     (void) reqs;
-    /* MPI_Start does not invoke the error handler for errors returned by
-     * req_start, so we do. */
-    return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, MPI_ERR_REQUEST,
-                                  "MPI_Start: a continuation request is started by "
-                                  "registering a continuation, not by MPI_Start");
+    /* Where MPI_Start does not invoke the error handler for errors returned
+     * by req_start (4.1), we do. */
+    return mca_common_ompix_errhandler_start(MPI_ERR_REQUEST,
+                                             "MPI_Start: a continuation request is started by "
+                                             "registering a continuation, not by MPI_Start");
 }
 
 /* Cancelling a continuation request has no effect: MPI allows a cancel
