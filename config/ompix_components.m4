@@ -40,7 +40,8 @@ AC_DEFUN([_OMPIX_CONFIGURE_MPIEXT], [
     m4_ifdef([OMPI_MPIEXT_$1_CONFIG], [],
              [m4_fatal([ompi/mpiext/$1/configure.m4 does not define OMPI_MPIEXT_$1_CONFIG])])
     ompix_should_build=0
-    OMPI_MPIEXT_$1_CONFIG([ompix_should_build=1], [ompix_should_build=0])
+    _OMPIX_IF_PORTED([mpiext/$1],
+        [OMPI_MPIEXT_$1_CONFIG([ompix_should_build=1], [ompix_should_build=0])])
     AC_MSG_CHECKING([whether to build MPI extension $1])
     AS_IF([test $ompix_should_build -eq 1],
           [AC_MSG_RESULT([yes])
@@ -100,9 +101,10 @@ AC_DEFUN([OMPIX_CONFIGURE_COMPONENTS], [
 AC_DEFUN([_OMPIX_CONFIGURE_COMPONENT], [
     ompix_should_build=0
     m4_ifdef([MCA_ompi_$1_$2_CONFIG],
-        [MCA_ompi_$1_$2_CONFIG([ompix_should_build=1], [ompix_should_build=0])],
+        [_OMPIX_IF_PORTED([$1/$2],
+            [MCA_ompi_$1_$2_CONFIG([ompix_should_build=1], [ompix_should_build=0])])],
         [AC_CONFIG_FILES([ompi/mca/$1/$2/Makefile])
-         ompix_should_build=1])
+         _OMPIX_IF_PORTED([$1/$2], [ompix_should_build=1])])
     AM_CONDITIONAL([MCA_BUILD_ompi_$1_$2_DSO], [true])
     AC_MSG_CHECKING([whether to build component $1 $2])
     AS_IF([test $ompix_should_build -eq 1],
@@ -112,4 +114,17 @@ AC_DEFUN([_OMPIX_CONFIGURE_COMPONENT], [
                   OMPIX_COMMON_LIBS="$OMPIX_COMMON_LIBS ompi/mca/$1/$2/libmca_$1_$2.la"],
                  [OMPIX_MCA_SUBDIRS="$OMPIX_MCA_SUBDIRS ompi/mca/$1/$2"])],
           [AC_MSG_RESULT([no])])
+])
+
+dnl _OMPIX_IF_PORTED(WHAT, RUN-CONFIG): run the directory's configuration
+dnl unless WHAT (FW/COMP or mpiext/NAME) is in OMPIX_OMPI_UNPORTED, the list
+dnl config/ompix_ompi.m4 keeps of what cannot serve on the detected Open MPI
+dnl series yet; then say so.  (The AC_CONFIG_FILES inside RUN-CONFIG still
+dnl register the directory's Makefile: autoconf registers them when it
+dnl expands the macro, not when configure runs it.)
+AC_DEFUN([_OMPIX_IF_PORTED], [
+    AS_CASE([" $OMPIX_OMPI_UNPORTED "],
+        [*" $1 "*],
+        [AC_MSG_NOTICE([$1 does not serve on Open MPI $OMPIX_OMPI_VERSION yet: not built])],
+        [$2])
 ])

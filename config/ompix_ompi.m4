@@ -1,19 +1,22 @@
 dnl -*- autoconf -*-
 dnl Copyright (c) 2026 The ompix developers.
 dnl
-dnl OMPIX_CHECK_OMPI: find the installed Open MPI, insist on the 4.1 series
-dnl and on its internal (developer) headers, because components and
-dnl extensions use Open MPI's internal interfaces, whose ABI differs between
-dnl release series.
+dnl OMPIX_CHECK_OMPI: find the installed Open MPI, detect its release series
+dnl (4.1 or 5.0) and insist on its internal (developer) headers, because
+dnl components and extensions use Open MPI's internal interfaces, whose ABI
+dnl differs between release series.  What differs is handled by the headers
+dnl ompi/mca/common/ompix/common_ompix_compat_*.h, selected by the
+dnl OMPIX_OMPI_SERIES macro defined here (41 or 50); what differs in the
+dnl build is set here (OMPIX_OMPI_COMMON_UCX_LIBS, OMPIX_OMPI_UNPORTED).
 dnl
-dnl Sets/substitutes: MPICC, OMPI_INFO, OMPIX_OMPI_VERSION,
+dnl Sets/substitutes: MPICC, OMPI_INFO, OMPIX_OMPI_VERSION, OMPIX_OMPI_SERIES,
 dnl OMPIX_OMPI_CPPFLAGS (-isystem for the internal headers),
 dnl OMPIX_OMPI_LIBS, OMPIX_OMPI_COMPONENT_DIR (Open MPI's pkglibdir).
 
 AC_DEFUN([OMPIX_CHECK_OMPI], [
     AC_ARG_WITH([ompi],
         [AS_HELP_STRING([--with-ompi=DIR],
-            [installation prefix of Open MPI 4.1.x (default: the one whose mpicc is first in PATH)])])
+            [installation prefix of Open MPI 4.1.x or 5.0.x (default: the one whose mpicc is first in PATH)])])
 
     AS_IF([test -n "$with_ompi" && test "$with_ompi" != "yes"],
           [ompix_ompi_path="$with_ompi/bin"],
@@ -22,17 +25,30 @@ AC_DEFUN([OMPIX_CHECK_OMPI], [
     AC_PATH_PROG([OMPI_INFO], [ompi_info], [], [$ompix_ompi_path])
     AS_IF([test -z "$MPICC" || test -z "$OMPI_INFO"],
           [AC_MSG_ERROR([Open MPI's mpicc and ompi_info were not found (searched: $ompix_ompi_path).
-Install Open MPI 4.1 with its development files (Debian: apt-get install libopenmpi-dev openmpi-bin)
+Install Open MPI 4.1 or 5.0 with its development files (Debian: apt-get install libopenmpi-dev openmpi-bin)
 or point to it with --with-ompi=DIR.])])
 
     AC_MSG_CHECKING([Open MPI version])
     OMPIX_OMPI_VERSION=`$OMPI_INFO --parsable --version 2>/dev/null | sed -n 's/^Open MPI v\([[0-9.]]*\).*/\1/p' | head -n 1`
     AC_MSG_RESULT([${OMPIX_OMPI_VERSION:-unknown}])
+    dnl OMPIX_OMPI_UNPORTED: the components and extensions (FW/COMP, or
+    dnl mpiext/NAME) that cannot serve on this series yet; configure does not
+    dnl build them there (config/ompix_components.m4).
     AS_CASE([$OMPIX_OMPI_VERSION],
-        [4.1.*], [],
-        [AC_MSG_ERROR([Open MPI 4.1 required: found ${OMPIX_OMPI_VERSION:-an unknown version} ($OMPI_INFO).
+        [4.1.*], [OMPIX_OMPI_SERIES=41
+                  OMPIX_OMPI_UNPORTED=""],
+        [5.0.*], [OMPIX_OMPI_SERIES=50
+                  dnl 5.0's MPI_Start refuses to start an active request
+                  dnl (4.1 checks only that it is persistent): a channel
+                  dnl with slack, started again before it completes, fails.
+                  OMPIX_OMPI_UNPORTED="pml/chan mpiext/chan"],
+        [AC_MSG_ERROR([Open MPI 4.1 or 5.0 required: found ${OMPIX_OMPI_VERSION:-an unknown version} ($OMPI_INFO).
 ompix builds against Open MPI's internal component interfaces, which change between
-release series; use an Open MPI 4.1.x installation (--with-ompi=DIR).])])
+release series; use an Open MPI 4.1.x or 5.0.x installation (--with-ompi=DIR).])])
+    AC_MSG_CHECKING([Open MPI release series])
+    AC_MSG_RESULT([$OMPIX_OMPI_SERIES])
+    AC_DEFINE_UNQUOTED([OMPIX_OMPI_SERIES], [$OMPIX_OMPI_SERIES],
+        [Open MPI release series ompix is built against: 41 or 50])
 
     ompix_ompi_incdir=`$OMPI_INFO --parsable --path pkgincludedir | sed 's/^path:pkgincludedir://'`
     OMPIX_OMPI_COMPONENT_DIR=`$OMPI_INFO --parsable --path pkglibdir | sed 's/^path:pkglibdir://'`
@@ -55,8 +71,19 @@ Debian ships them in libopenmpi-dev; a source build needs --with-devel-headers.]
     OMPIX_OMPI_LIBS="-L$ompix_ompi_libdir -lmpi"
     AS_IF([test -e "$ompix_ompi_libdir/libopen-pal.so"],
           [OMPIX_OMPI_LIBS="$OMPIX_OMPI_LIBS -lopen-pal"])
+    dnl opal's common/ucx is a library of its own where Open MPI builds its
+    dnl components as DSOs (4.1, Debian's packages); where it builds them
+    dnl into its libraries (5.0's default) it is part of libopen-pal.
+    AC_MSG_CHECKING([where opal's common/ucx is])
+    AS_IF([ls "$ompix_ompi_libdir"/libmca_common_ucx.* >/dev/null 2>&1],
+          [OMPIX_OMPI_COMMON_UCX_LIBS="-lmca_common_ucx"
+           AC_MSG_RESULT([libmca_common_ucx])],
+          [OMPIX_OMPI_COMMON_UCX_LIBS=""
+           AC_MSG_RESULT([in Open MPI's libraries])])
 
     AC_SUBST([OMPIX_OMPI_VERSION])
+    AC_SUBST([OMPIX_OMPI_SERIES])
+    AC_SUBST([OMPIX_OMPI_COMMON_UCX_LIBS])
     AC_SUBST([OMPIX_OMPI_CPPFLAGS])
     AC_SUBST([OMPIX_OMPI_LIBS])
     AC_SUBST([OMPIX_OMPI_COMPONENT_DIR])
@@ -80,13 +107,13 @@ AC_DEFUN([OMPIX_CHECK_OMPI_HEADERS_COMPILE], [
     AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
 #include "ompi_config.h"
 #include "ompi/request/request.h"
-#if OMPI_MAJOR_VERSION != 4 || OMPI_MINOR_VERSION != 1
-#error "headers are not from Open MPI 4.1"
+#if OMPI_MAJOR_VERSION * 10 + OMPI_MINOR_VERSION != $OMPIX_OMPI_SERIES
+#error "headers are not from the series ompi_info reports"
 #endif
 ]], [[return ompi_request_null.request.req_type;]])],
         [AC_MSG_RESULT([yes])],
         [AC_MSG_RESULT([no])
-         AC_MSG_ERROR([Open MPI 4.1's internal headers do not compile with $CC $CFLAGS; see config.log])])
+         AC_MSG_ERROR([Open MPI $OMPIX_OMPI_VERSION's internal headers do not compile with $CC $CFLAGS; see config.log])])
     dnl Installed Open MPI headers may include headers by source-tree paths
     dnl (Debian's ompi/op/op.h, opal/mca/common/ucx/common_ucx.h); ompix's
     dnl config/include supplies those, only when needed.

@@ -98,7 +98,7 @@ enum {
 };
 
 typedef struct {
-    mca_coll_base_component_2_0_0_t super;
+    mca_coll_base_component_t super;
     int priority;
     int bcast_algorithm, allreduce_algorithm;
     int bcast_large, allreduce_large;     /* bytes from which the large algorithm is used */
@@ -112,7 +112,7 @@ typedef struct {
     bool progress_registered;
 } mca_coll_persist_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_persist_component_t mca_coll_persist_component;
+OMPI_DECLSPEC extern mca_coll_persist_component_t mca_coll_persist_component;
 
 /* Schedule building (coll_persist_sched.c). */
 typedef struct {
@@ -236,121 +236,121 @@ int mca_coll_persist_check_args(struct ompi_communicator_t *comm, int count,
 
 int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                   ompi_request_t **request,
-                                  struct mca_coll_base_module_2_3_0_t *module);
+                                  mca_coll_base_module_t *module);
 int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *datatype,
                                 int root, struct ompi_communicator_t *comm,
                                 struct ompi_info_t *info, ompi_request_t **request,
-                                struct mca_coll_base_module_2_3_0_t *module);
+                                mca_coll_base_module_t *module);
 int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                     void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
-                                    struct mca_coll_base_module_2_3_0_t *module);
+                                    mca_coll_base_module_t *module);
 int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                    void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                    ompi_request_t **request,
-                                   struct mca_coll_base_module_2_3_0_t *module);
+                                   mca_coll_base_module_t *module);
 int mca_coll_persist_scan_init(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                ompi_request_t **request,
-                               struct mca_coll_base_module_2_3_0_t *module);
+                               mca_coll_base_module_t *module);
 int mca_coll_persist_exscan_init(const void *sbuf, void *rbuf, int count,
                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                  struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                  ompi_request_t **request,
-                                 struct mca_coll_base_module_2_3_0_t *module);
+                                 mca_coll_base_module_t *module);
 int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
-                                    struct mca_coll_base_module_2_3_0_t *module);
+                                    mca_coll_base_module_t *module);
 
 int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                  void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                  int root, struct ompi_communicator_t *comm,
                                  struct ompi_info_t *info, ompi_request_t **request,
-                                 struct mca_coll_base_module_2_3_0_t *module);
+                                 mca_coll_base_module_t *module);
 int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                   void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                   int root, struct ompi_communicator_t *comm,
                                   struct ompi_info_t *info, ompi_request_t **request,
-                                  struct mca_coll_base_module_2_3_0_t *module);
+                                  mca_coll_base_module_t *module);
 int mca_coll_persist_gatherv_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                   void *rbuf, const int *rcounts, const int *disps,
                                   struct ompi_datatype_t *rdtype, int root,
                                   struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                   ompi_request_t **request,
-                                  struct mca_coll_base_module_2_3_0_t *module);
+                                  mca_coll_base_module_t *module);
 int mca_coll_persist_scatterv_init(const void *sbuf, const int *scounts, const int *disps,
                                    struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
                                    struct ompi_datatype_t *rdtype, int root,
                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                    ompi_request_t **request,
-                                   struct mca_coll_base_module_2_3_0_t *module);
+                                   mca_coll_base_module_t *module);
 int mca_coll_persist_allgatherv_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
                                      void *rbuf, const int *rcounts, const int *disps,
                                      struct ompi_datatype_t *rdtype,
                                      struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                      ompi_request_t **request,
-                                     struct mca_coll_base_module_2_3_0_t *module);
+                                     mca_coll_base_module_t *module);
 int mca_coll_persist_alltoallv_init(const void *sbuf, const int *scounts, const int *sdisps,
                                     struct ompi_datatype_t *sdtype, void *rbuf,
                                     const int *rcounts, const int *rdisps,
                                     struct ompi_datatype_t *rdtype,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
-                                    struct mca_coll_base_module_2_3_0_t *module);
+                                    mca_coll_base_module_t *module);
 int mca_coll_persist_alltoallw_init(const void *sbuf, const int *scounts, const int *sdisps,
                                     struct ompi_datatype_t *const *sdtypes, void *rbuf,
                                     const int *rcounts, const int *rdisps,
                                     struct ompi_datatype_t *const *rdtypes,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
-                                    struct mca_coll_base_module_2_3_0_t *module);
+                                    mca_coll_base_module_t *module);
 int mca_coll_persist_reduce_init(const void *sbuf, void *rbuf, int count,
                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                  struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                  ompi_request_t **request,
-                                 struct mca_coll_base_module_2_3_0_t *module);
+                                 mca_coll_base_module_t *module);
 int mca_coll_persist_reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount,
                                                struct ompi_datatype_t *dtype,
                                                struct ompi_op_t *op,
                                                struct ompi_communicator_t *comm,
                                                struct ompi_info_t *info, ompi_request_t **request,
-                                               struct mca_coll_base_module_2_3_0_t *module);
+                                               mca_coll_base_module_t *module);
 int mca_coll_persist_reduce_scatter_init(const void *sbuf, void *rbuf, const int *rcounts,
                                          struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                          struct ompi_communicator_t *comm,
                                          struct ompi_info_t *info, ompi_request_t **request,
-                                         struct mca_coll_base_module_2_3_0_t *module);
+                                         mca_coll_base_module_t *module);
 int mca_coll_persist_neighbor_allgather_init(const void *sbuf, int scount,
                                              struct ompi_datatype_t *sdtype, void *rbuf,
                                              int rcount, struct ompi_datatype_t *rdtype,
                                              struct ompi_communicator_t *comm,
                                              struct ompi_info_t *info, ompi_request_t **request,
-                                             struct mca_coll_base_module_2_3_0_t *module);
+                                             mca_coll_base_module_t *module);
 int mca_coll_persist_neighbor_allgatherv_init(const void *sbuf, int scount,
                                               struct ompi_datatype_t *sdtype, void *rbuf,
                                               const int *rcounts, const int *disps,
                                               struct ompi_datatype_t *rdtype,
                                               struct ompi_communicator_t *comm,
                                               struct ompi_info_t *info, ompi_request_t **request,
-                                              struct mca_coll_base_module_2_3_0_t *module);
+                                              mca_coll_base_module_t *module);
 int mca_coll_persist_neighbor_alltoall_init(const void *sbuf, int scount,
                                             struct ompi_datatype_t *sdtype, void *rbuf,
                                             int rcount, struct ompi_datatype_t *rdtype,
                                             struct ompi_communicator_t *comm,
                                             struct ompi_info_t *info, ompi_request_t **request,
-                                            struct mca_coll_base_module_2_3_0_t *module);
+                                            mca_coll_base_module_t *module);
 int mca_coll_persist_neighbor_alltoallv_init(const void *sbuf, const int *scounts,
                                              const int *sdisps, struct ompi_datatype_t *sdtype,
                                              void *rbuf, const int *rcounts, const int *rdisps,
                                              struct ompi_datatype_t *rdtype,
                                              struct ompi_communicator_t *comm,
                                              struct ompi_info_t *info, ompi_request_t **request,
-                                             struct mca_coll_base_module_2_3_0_t *module);
+                                             mca_coll_base_module_t *module);
 int mca_coll_persist_neighbor_alltoallw_init(const void *sbuf, const int *scounts,
                                              const MPI_Aint *sdisps,
                                              struct ompi_datatype_t *const *sdtypes, void *rbuf,
@@ -358,7 +358,7 @@ int mca_coll_persist_neighbor_alltoallw_init(const void *sbuf, const int *scount
                                              struct ompi_datatype_t *const *rdtypes,
                                              struct ompi_communicator_t *comm,
                                              struct ompi_info_t *info, ompi_request_t **request,
-                                             struct mca_coll_base_module_2_3_0_t *module);
+                                             mca_coll_base_module_t *module);
 
 END_C_DECLS
 

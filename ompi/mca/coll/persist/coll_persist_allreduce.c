@@ -70,7 +70,7 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
-                                    struct mca_coll_base_module_2_3_0_t *module)
+                                    mca_coll_base_module_t *module)
 {
     int algorithm = mca_coll_persist_component.allreduce_algorithm;
     size_t bytes;

@@ -11,7 +11,7 @@
 
 int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                   ompi_request_t **request,
-                                  struct mca_coll_base_module_2_3_0_t *module)
+                                  mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     mca_coll_persist_builder_t b;

@@ -94,7 +94,7 @@ static int mca_coll_persist_bcast_scatter_allgather(mca_coll_persist_builder_t *
 int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *datatype,
                                 int root, struct ompi_communicator_t *comm,
                                 struct ompi_info_t *info, ompi_request_t **request,
-                                struct mca_coll_base_module_2_3_0_t *module)
+                                mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int algorithm = mca_coll_persist_component.bcast_algorithm;

@@ -10,6 +10,7 @@
 
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/coll/base/base.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_coll.h"
 
 #include "coll_persist.h"
 
@@ -26,7 +27,7 @@ static mca_coll_base_module_t *mca_coll_persist_comm_query(struct ompi_communica
 mca_coll_persist_component_t mca_coll_persist_component = {
     .super = {
         .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
+            OMPIX_COLL_BASE_VERSION,
             .mca_component_name = "persist",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                   OMPI_RELEASE_VERSION),

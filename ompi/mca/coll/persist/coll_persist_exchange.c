@@ -156,7 +156,7 @@ int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_da
                                     void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
-                                    struct mca_coll_base_module_2_3_0_t *module)
+                                    mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
@@ -205,7 +205,7 @@ int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_dat
                                    void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                    ompi_request_t **request,
-                                   struct mca_coll_base_module_2_3_0_t *module)
+                                   mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     ptrdiff_t true_lb, true_extent, lb, extent;

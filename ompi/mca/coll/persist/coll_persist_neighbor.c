@@ -177,7 +177,7 @@ int mca_coll_persist_neighbor_allgather_init(const void *sbuf, int scount,
                                              int rcount, struct ompi_datatype_t *rdtype,
                                              struct ompi_communicator_t *comm,
                                              struct ompi_info_t *info, ompi_request_t **request,
-                                             struct mca_coll_base_module_2_3_0_t *module)
+                                             mca_coll_base_module_t *module)
 {
     layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
     layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false, false};
@@ -192,7 +192,7 @@ int mca_coll_persist_neighbor_allgatherv_init(const void *sbuf, int scount,
                                               struct ompi_datatype_t *rdtype,
                                               struct ompi_communicator_t *comm,
                                               struct ompi_info_t *info, ompi_request_t **request,
-                                              struct mca_coll_base_module_2_3_0_t *module)
+                                              mca_coll_base_module_t *module)
 {
     layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
     layout_t rcv = {rcounts, disps, false, 0, &rdtype, false, true};
@@ -206,7 +206,7 @@ int mca_coll_persist_neighbor_alltoall_init(const void *sbuf, int scount,
                                             int rcount, struct ompi_datatype_t *rdtype,
                                             struct ompi_communicator_t *comm,
                                             struct ompi_info_t *info, ompi_request_t **request,
-                                            struct mca_coll_base_module_2_3_0_t *module)
+                                            mca_coll_base_module_t *module)
 {
     layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
     layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false, false};
@@ -221,7 +221,7 @@ int mca_coll_persist_neighbor_alltoallv_init(const void *sbuf, const int *scount
                                              struct ompi_datatype_t *rdtype,
                                              struct ompi_communicator_t *comm,
                                              struct ompi_info_t *info, ompi_request_t **request,
-                                             struct mca_coll_base_module_2_3_0_t *module)
+                                             mca_coll_base_module_t *module)
 {
     layout_t snd = {scounts, sdisps, false, 0, &sdtype, false, true};
     layout_t rcv = {rcounts, rdisps, false, 0, &rdtype, false, true};
@@ -237,7 +237,7 @@ int mca_coll_persist_neighbor_alltoallw_init(const void *sbuf, const int *scount
                                              struct ompi_datatype_t *const *rdtypes,
                                              struct ompi_communicator_t *comm,
                                              struct ompi_info_t *info, ompi_request_t **request,
-                                             struct mca_coll_base_module_2_3_0_t *module)
+                                             mca_coll_base_module_t *module)
 {
     layout_t snd = {scounts, sdisps, true, 0, sdtypes, true, true};
     layout_t rcv = {rcounts, rdisps, true, 0, rdtypes, true, true};

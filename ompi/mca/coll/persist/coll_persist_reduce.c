@@ -31,7 +31,7 @@ int mca_coll_persist_reduce_init(const void *sbuf, void *rbuf, int count,
                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
                                  struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                  ompi_request_t **request,
-                                 struct mca_coll_base_module_2_3_0_t *module)
+                                 mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int troot = ompi_op_is_commute(op) ? root : 0;
@@ -150,7 +150,7 @@ int mca_coll_persist_reduce_scatter_block_init(const void *sbuf, void *rbuf, int
                                                struct ompi_op_t *op,
                                                struct ompi_communicator_t *comm,
                                                struct ompi_info_t *info, ompi_request_t **request,
-                                               struct mca_coll_base_module_2_3_0_t *module)
+                                               mca_coll_base_module_t *module)
 {
     (void) info;
     (void) module;
@@ -162,7 +162,7 @@ int mca_coll_persist_reduce_scatter_init(const void *sbuf, void *rbuf, const int
                                          struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                          struct ompi_communicator_t *comm,
                                          struct ompi_info_t *info, ompi_request_t **request,
-                                         struct mca_coll_base_module_2_3_0_t *module)
+                                         mca_coll_base_module_t *module)
 {
     int rc = mca_coll_persist_check_blocks(ompi_comm_size(comm), rcounts, rcounts, NULL, false);
     (void) info;

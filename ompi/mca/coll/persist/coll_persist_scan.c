@@ -99,7 +99,7 @@ int mca_coll_persist_scan_init(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                ompi_request_t **request,
-                               struct mca_coll_base_module_2_3_0_t *module)
+                               mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     mca_coll_persist_builder_t b;
@@ -142,7 +142,7 @@ int mca_coll_persist_exscan_init(const void *sbuf, void *rbuf, int count,
                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                  struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                  ompi_request_t **request,
-                                 struct mca_coll_base_module_2_3_0_t *module)
+                                 mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     mca_coll_persist_builder_t b;

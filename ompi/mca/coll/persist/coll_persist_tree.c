@@ -36,7 +36,7 @@ int mca_coll_persist_gather_init(const void *sbuf, int scount, struct ompi_datat
                                  void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                  int root, struct ompi_communicator_t *comm,
                                  struct ompi_info_t *info, ompi_request_t **request,
-                                 struct mca_coll_base_module_2_3_0_t *module)
+                                 mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int vrank = (rank - root + size) % size, sub = mca_coll_persist_subtree(vrank, size);
@@ -101,7 +101,7 @@ int mca_coll_persist_scatter_init(const void *sbuf, int scount, struct ompi_data
                                   void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
                                   int root, struct ompi_communicator_t *comm,
                                   struct ompi_info_t *info, ompi_request_t **request,
-                                  struct mca_coll_base_module_2_3_0_t *module)
+                                  mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int vrank = (rank - root + size) % size, sub = mca_coll_persist_subtree(vrank, size);

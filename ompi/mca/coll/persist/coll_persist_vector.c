@@ -15,7 +15,7 @@ int mca_coll_persist_gatherv_init(const void *sbuf, int scount, struct ompi_data
                                   struct ompi_datatype_t *rdtype, int root,
                                   struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                   ompi_request_t **request,
-                                  struct mca_coll_base_module_2_3_0_t *module)
+                                  mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     mca_coll_persist_builder_t b;
@@ -54,7 +54,7 @@ int mca_coll_persist_scatterv_init(const void *sbuf, const int *scounts, const i
                                    struct ompi_datatype_t *rdtype, int root,
                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                    ompi_request_t **request,
-                                   struct mca_coll_base_module_2_3_0_t *module)
+                                   mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     mca_coll_persist_builder_t b;
@@ -93,7 +93,7 @@ int mca_coll_persist_allgatherv_init(const void *sbuf, int scount, struct ompi_d
                                      struct ompi_datatype_t *rdtype,
                                      struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                      ompi_request_t **request,
-                                     struct mca_coll_base_module_2_3_0_t *module)
+                                     mca_coll_base_module_t *module)
 {
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
@@ -227,7 +227,7 @@ int mca_coll_persist_alltoallv_init(const void *sbuf, const int *scounts, const 
                                     struct ompi_datatype_t *rdtype,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
-                                    struct mca_coll_base_module_2_3_0_t *module)
+                                    mca_coll_base_module_t *module)
 {
     (void) info;
     (void) module;
@@ -241,7 +241,7 @@ int mca_coll_persist_alltoallw_init(const void *sbuf, const int *scounts, const 
                                     struct ompi_datatype_t *const *rdtypes,
                                     struct ompi_communicator_t *comm, struct ompi_info_t *info,
                                     ompi_request_t **request,
-                                    struct mca_coll_base_module_2_3_0_t *module)
+                                    mca_coll_base_module_t *module)
 {
     (void) info;
     (void) module;

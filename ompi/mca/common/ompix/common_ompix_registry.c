@@ -11,13 +11,12 @@
 
 #include <string.h>
 
-#include "opal/sys/atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_atomic.h"
 
 #include "common_ompix_registry.h"
 
 static mca_common_ompix_registry_entry_t *mca_common_ompix_registry_head = NULL;
-static opal_atomic_lock_t mca_common_ompix_registry_lock = {
-    .u = {.lock = OPAL_ATOMIC_LOCK_UNLOCKED}};
+static opal_atomic_lock_t mca_common_ompix_registry_lock = OMPIX_ATOMIC_LOCK_INITIALIZER;
 
 /* Unlinks the entry named `name`, if listed; the lock is held. */
 static void mca_common_ompix_registry_unlink(const char *name)

@@ -12,7 +12,8 @@
 #include "opal/align.h"
 #include "opal/mca/shmem/base/base.h"
 #include "opal/util/proc.h"
-#include "ompi/mca/rte/rte.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_comm.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_rte.h"
 #include "ompi/proc/proc.h"
 
 #include "common_ompix_shm.h"
@@ -53,7 +54,7 @@ int mca_common_ompix_shm_map(ompi_communicator_t *comm, const char *owner, int t
         char path[OPAL_PATH_MAX];
         snprintf(path, sizeof(path), "%s/ompix_%s.%s.%x.%d.%d.%d", mca_common_ompix_shm_directory(),
                  owner, ompi_process_info.nodename, OMPI_PROC_MY_NAME->jobid,
-                 (int) OMPI_PROC_MY_NAME->vpid, (int) ompi_comm_get_cid(comm), tag);
+                 (int) OMPI_PROC_MY_NAME->vpid, (int) mca_common_ompix_comm_local_cid(comm), tag);
         /* opal shmem puts its own header first: room to align past it */
         hello.created = OPAL_SUCCESS ==
                         opal_shmem_segment_create(&hello.ds, path, len + MCA_COMMON_OMPIX_SHM_LINE);

@@ -13,8 +13,7 @@
 
 #include "opal/class/opal_list.h"
 #include "opal/sys/atomic.h"
-#include "opal/threads/mutex.h"
-#include "opal/threads/threads.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "opal/util/proc.h"
 #include "opal/util/show_help.h"
 

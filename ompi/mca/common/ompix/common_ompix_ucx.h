@@ -20,7 +20,7 @@
 
 #include "opal/class/opal_hash_table.h"
 #include "opal/mca/common/ucx/common_ucx.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/proc/proc.h"
 #include "ompi/communicator/communicator.h"
 

@@ -32,7 +32,7 @@ AC_DEFUN([MCA_ompi_common_ompix_CONFIG], [
                [common_ompix_have_ucx=yes
                 common_ompix_CPPFLAGS="$UCX_CPPFLAGS"
                 common_ompix_LDFLAGS="$UCX_LDFLAGS"
-                common_ompix_LIBS="$UCX_LIBS -lmca_common_ucx"])],
+                common_ompix_LIBS="$UCX_LIBS $OMPIX_OMPI_COMMON_UCX_LIBS"])],
         [OMPI_CHECK_UCX([common_ompix],
                         [common_ompix_have_ucx=yes
                          common_ompix_LIBS="$common_ompix_LIBS \$(OPAL_TOP_BUILDDIR)/opal/mca/common/ucx/lib\$(OPAL_LIB_PREFIX)mca_common_ucx.la"],

@@ -43,7 +43,7 @@
 
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 #include "ompi/proc/proc.h"

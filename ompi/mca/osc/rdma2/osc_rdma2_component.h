@@ -15,7 +15,7 @@
 #include "opal/class/opal_free_list.h"
 #include "opal/class/opal_lifo.h"
 #include "opal/class/opal_list.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "opal/util/output.h"
 #include "ompi/mca/osc/osc.h"
 #include "ompi/mca/common/ompix/common_ompix_ucx.h"
@@ -64,7 +64,7 @@ typedef struct mca_osc_rdma2_component_t {
     opal_lifo_t requests_acc;       /* accumulate state machines whose next step is due */
 } mca_osc_rdma2_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_osc_rdma2_component_t mca_osc_rdma2_component;
+OMPI_DECLSPEC extern mca_osc_rdma2_component_t mca_osc_rdma2_component;
 
 #define MCA_OSC_RDMA2_VERBOSE(level, ...)                                        \
     do {                                                                        \

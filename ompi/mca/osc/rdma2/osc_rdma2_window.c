@@ -18,6 +18,8 @@
 #include "opal/util/sys_limits.h"
 #include "ompi/mca/osc/base/base.h"
 #include "ompi/runtime/mpiruntime.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_comm.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_info.h"
 
 #include "osc_rdma2_module.h"
 #include "osc_rdma2_peer.h"
@@ -403,7 +405,8 @@ static int mca_osc_rdma2_choose_acc_mode(mca_osc_rdma2_module_t *module)
 /* ---------------------------------------------------------------------- */
 /* Info keys                                                               */
 
-static char *mca_osc_rdma2_info_no_locks(opal_infosubscriber_t *obj, char *key, char *value)
+static ompix_info_str_t *mca_osc_rdma2_info_no_locks(opal_infosubscriber_t *obj,
+                                                     ompix_info_str_t *key, ompix_info_str_t *value)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
@@ -411,7 +414,9 @@ static char *mca_osc_rdma2_info_no_locks(opal_infosubscriber_t *obj, char *key, 
     return module->no_locks ? (char *) "true" : (char *) "false";
 }
 
-static char *mca_osc_rdma2_info_acc_ordering(opal_infosubscriber_t *obj, char *key, char *value)
+static ompix_info_str_t *mca_osc_rdma2_info_acc_ordering(opal_infosubscriber_t *obj,
+                                                         ompix_info_str_t *key,
+                                                         ompix_info_str_t *value)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
@@ -420,7 +425,8 @@ static char *mca_osc_rdma2_info_acc_ordering(opal_infosubscriber_t *obj, char *k
     return value;
 }
 
-static char *mca_osc_rdma2_info_acc_ops(opal_infosubscriber_t *obj, char *key, char *value)
+static ompix_info_str_t *mca_osc_rdma2_info_acc_ops(opal_infosubscriber_t *obj,
+                                                    ompix_info_str_t *key, ompix_info_str_t *value)
 {
     mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE((ompi_win_t *) obj);
     (void) key;
@@ -428,7 +434,8 @@ static char *mca_osc_rdma2_info_acc_ops(opal_infosubscriber_t *obj, char *key, c
     return module->same_op_no_op ? (char *) "same_op_no_op" : (char *) "same_op";
 }
 
-static char *mca_osc_rdma2_info_echo(opal_infosubscriber_t *obj, char *key, char *value)
+static ompix_info_str_t *mca_osc_rdma2_info_echo(opal_infosubscriber_t *obj,
+                                                 ompix_info_str_t *key, ompix_info_str_t *value)
 {
     (void) obj; (void) key;
     return value;
@@ -559,7 +566,8 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     }
 
     *model = MPI_WIN_UNIFIED;
-    snprintf(name, sizeof(name), "rdma2 window %d", ompi_comm_get_cid(module->comm));
+    snprintf(name, sizeof(name), "rdma2 window %d",
+             (int) mca_common_ompix_comm_local_cid(module->comm));
     ompi_win_set_name(win, name);
     mca_osc_rdma2_subscribe_info(win);
     MCA_OSC_RDMA2_VERBOSE(10, "window %s: %s, %zu bytes, accumulate by %s", name,

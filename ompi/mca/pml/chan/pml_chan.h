@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "opal/class/opal_hash_table.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "opal/util/output.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/mca/common/ompix/common_ompix_ucx.h"
@@ -33,7 +33,7 @@ enum {
 };
 
 typedef struct mca_pml_chan_component_t {
-    mca_pml_base_component_2_0_0_t super;
+    mca_pml_base_component_t super;
 
     /* MCA parameters */
     int enable;                     /* 0: describe only */

@@ -14,6 +14,7 @@
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_component_repository.h"
 #include "ompi/mca/pml/base/base.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_pml.h"
 #include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
 
@@ -29,7 +30,7 @@ static int mca_pml_chan_finalize(void);
 mca_pml_chan_component_t mca_pml_chan_component = {
     .super = {
         .pmlm_version = {
-            MCA_PML_BASE_VERSION_2_0_0,
+            OMPIX_PML_BASE_VERSION,
             .mca_component_name = "chan",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                   OMPI_RELEASE_VERSION),

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_info.h"
 #include "ompi/runtime/mpiruntime.h"
 #include "ompi/runtime/params.h"
 
@@ -51,7 +52,8 @@ int ompix_chan_read_increment(ompi_info_t *info, long *increment)
     if (NULL == info || &ompi_mpi_info_null.info == info) {
         return MPI_SUCCESS;
     }
-    ompi_info_get(info, MPIX_CHAN_INFO_ADDRESS_BASE_INCREMENT, sizeof(value) - 1, value, &flag);
+    mca_common_ompix_info_get(info, MPIX_CHAN_INFO_ADDRESS_BASE_INCREMENT, sizeof(value) - 1, value,
+                              &flag);
     if (!flag) {
         return MPI_SUCCESS;
     }

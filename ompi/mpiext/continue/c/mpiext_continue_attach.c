@@ -327,9 +327,10 @@ static int ompix_cont_op_start_wrapper(size_t count, ompi_request_t **reqs)
              * slack > 1): the continuation is armed once per start and
              * would be armed twice on one request. */
             OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
-            return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, MPI_ERR_REQUEST,
-                                          "MPI_Start: a request with a persistent continuation "
-                                          "can have one start outstanding at a time");
+            return mca_common_ompix_errhandler_start(MPI_ERR_REQUEST,
+                                                     "MPI_Start: a request with a persistent "
+                                                     "continuation can have one start "
+                                                     "outstanding at a time");
         }
         if (rearm) {
             ompix_cont_op_unhook(op);

@@ -33,7 +33,7 @@ int ompix_cont_error(int rc, const char *func_name, const char *why)
     char msg[MPI_MAX_ERROR_STRING];
 
     snprintf(msg, sizeof(msg), "%s: %s", func_name, why);
-    return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, rc, msg);
+    return mca_common_ompix_errhandler_nohandle(rc, msg);
 }
 
 static int ompix_cont_cmp_req(const void *a, const void *b)

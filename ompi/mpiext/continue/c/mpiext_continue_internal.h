@@ -15,8 +15,9 @@
 #include "opal/class/opal_free_list.h"
 #include "opal/class/opal_hash_table.h"
 #include "opal/class/opal_list.h"
-#include "opal/sys/atomic.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/info/info.h"
 #include "ompi/request/grequest.h"
 #include "ompi/request/request.h"
@@ -278,7 +279,7 @@ static inline ompix_cont_t *ompix_cont_spare_take(ompix_cont_request_t *creq, bo
         creq->spare = NULL;
         return cont;
     }
-    return (ompix_cont_t *) opal_atomic_swap_ptr(&creq->spare, 0);
+    return (ompix_cont_t *) mca_common_ompix_atomic_swap_ptr((void *volatile *) &creq->spare, NULL);
 }
 
 /* Global lock held.  False if the caller must give `cont` back to the free

@@ -14,6 +14,7 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/info/info.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_info.h"
 
 #include "mpiext_continue_internal.h"
 
@@ -21,12 +22,14 @@ static int ompix_cont_request_start(size_t count, ompi_request_t **reqs)
 {
     (void) count;
     (void) reqs;
-    /* Reached only from MPI_Startall without parameter checks (see
-     * ompix_cont_request_create), which ignores what we return: the error
-     * handler is invoked here. */
-    return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, MPI_ERR_REQUEST,
-                                  "MPI_Startall: a continuation request is started by "
-                                  "registering a continuation, not by MPI_Start or MPI_Startall");
+    /* Reached only with parameter checks off (the request's type makes
+     * MPI_Start/MPI_Startall refuse it otherwise, see
+     * ompix_cont_request_create); where MPI_Start and MPI_Startall do not
+     * report what req_start returns (4.1), we do. */
+    return mca_common_ompix_errhandler_start(MPI_ERR_REQUEST,
+                                             "MPI_Start/MPI_Startall: a continuation request is "
+                                             "started by registering a continuation, not by "
+                                             "MPI_Start or MPI_Startall");
 }
 
 /* Cancelling a continuation request has no effect: MPI allows a cancel
@@ -136,7 +139,7 @@ static int ompix_cont_info_parse(ompi_info_t *info, ompix_cont_request_t *creq)
         return OMPI_SUCCESS;
     }
 
-    ompi_info_get(info, MPIX_CONT_INFO_THREAD, MPI_MAX_INFO_VAL, value, &flag);
+    mca_common_ompix_info_get(info, MPIX_CONT_INFO_THREAD, MPI_MAX_INFO_VAL, value, &flag);
     if (flag) {
         if (0 == strcmp(value, "any")) {
             creq->any_thread = true;
@@ -144,7 +147,7 @@ static int ompix_cont_info_parse(ompi_info_t *info, ompix_cont_request_t *creq)
             return MPI_ERR_INFO_VALUE;
         }
     }
-    ompi_info_get(info, MPIX_CONT_INFO_MAX_POLL, MPI_MAX_INFO_VAL, value, &flag);
+    mca_common_ompix_info_get(info, MPIX_CONT_INFO_MAX_POLL, MPI_MAX_INFO_VAL, value, &flag);
     if (flag) {
         char *end = NULL;
         long n = strtol(value, &end, 10);

@@ -22,6 +22,7 @@
 #include "ompi/runtime/params.h"
 #include "ompi/win/win.h"
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
 
 #include "mpiext_continue_c.h"
 #include "mpiext_notify_check.h"
@@ -62,15 +63,15 @@ static inline const ompix_notify_ops_t *ompix_notify_ops(MPI_Win win)
     return ompix_notify_ops_slow(win);
 }
 
-/* Reports rc on win's error handler (MPI_ERR_WIN on MPI_COMM_WORLD when win
- * is not a window); MPI_SUCCESS passes through. */
+/* Reports rc on win's error handler (MPI_ERR_WIN where errors tied to no
+ * object go when win is not a window); MPI_SUCCESS passes through. */
 static inline int ompix_notify_error(int rc, MPI_Win win, const char *func_name)
 {
     if (OPAL_LIKELY(MPI_SUCCESS == rc)) {
         return MPI_SUCCESS;
     }
     if (MPI_ERR_WIN == rc) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, MPI_ERR_WIN, func_name);
+        return mca_common_ompix_errhandler_nohandle(MPI_ERR_WIN, func_name);
     }
     return OMPI_ERRHANDLER_INVOKE(win, rc, func_name);
 }

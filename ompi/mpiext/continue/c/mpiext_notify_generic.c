@@ -31,7 +31,7 @@
 #include "opal/class/opal_list.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "opal/util/output.h"
 #include "ompi/attribute/attribute.h"
 #include "ompi/communicator/communicator.h"

@@ -30,7 +30,7 @@
 
 #include "opal/class/opal_list.h"
 #include "opal/runtime/opal_progress.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/common/ompix/common_ompix_finalize.h"
 
@@ -382,8 +382,8 @@ static int ompix_notify_request_start(size_t count, ompi_request_t **reqs)
         }
         if (NULL != why) {
             OPAL_THREAD_UNLOCK(&ompix_notify_req_global.lock);
-            /* MPI_Start does not report req_start's errors itself. */
-            return OMPI_ERRHANDLER_INVOKE(MPI_COMM_WORLD, MPI_ERR_REQUEST, why);
+            /* 4.1's MPI_Start does not report req_start's errors itself. */
+            return mca_common_ompix_errhandler_start(MPI_ERR_REQUEST, why);
         }
         req->super.req_status = ompi_status_empty;
         req->super.req_complete = REQUEST_PENDING;
