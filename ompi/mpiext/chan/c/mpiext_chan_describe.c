@@ -79,6 +79,15 @@ int ompix_chan_describe(ompi_request_t *req, mca_pml_chan_reqinfo_t *info, const
         *why = "the request is a bound channel already";
         return MPI_ERR_REQUEST;
     }
+    if (req->req_persistent && OMPI_REQUEST_NOOP == req->req_type
+        && OMPI_REQUEST_INACTIVE == req->req_state) {
+        /* Open MPI's MPI_Send_init & co. return such a request for
+         * MPI_PROC_NULL without asking the PML (a persistent collective
+         * with nothing to do gets one too: the two can not be told apart). */
+        memset(info, 0, sizeof(*info));
+        info->peer = MPI_PROC_NULL;
+        return MPI_SUCCESS;
+    }
     if (!req->req_persistent || OMPI_REQUEST_PML != req->req_type) {
         *why = "the request is not a persistent point-to-point request";
         return MPI_ERR_REQUEST;

@@ -130,7 +130,9 @@ void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
         }
         if (ompix_chan_fb_start == r->req_start) {
             ompix_chan_fb_settle((ompix_chan_fb_t *) r);
-        } else if (NULL != engine && engine->start == r->req_start) {
+        } else if (NULL != engine && NULL != engine->start && engine->start == r->req_start) {
+            /* (engine off: its start is NULL, as is the req_start of Open
+             * MPI's requests to MPI_PROC_NULL) */
             engine->settle(r);
         }
     }
