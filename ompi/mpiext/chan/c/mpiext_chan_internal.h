@@ -215,6 +215,9 @@ void ompix_chan_add_locked(ompi_request_t *chan, void *kind);
 void *ompix_chan_kind(ompi_request_t *req);
 void ompix_chan_remove(ompi_request_t *req);
 
+/* mpiext_chan_engine.c */
+const mca_pml_chan_api_t *ompix_chan_engine_find(void);
+
 /* mpiext_chan_check.c */
 int ompix_chan_error(ompi_communicator_t *comm, int rc, const char *func, const char *why);
 int ompix_chan_state_check(const char *func);
