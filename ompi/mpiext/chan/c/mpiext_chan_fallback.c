@@ -350,6 +350,9 @@ static int ompix_chan_fb_ring(ompix_chan_fb_t *fb, int slack)
     if (fb->slack > 1) {
         fb->watched = true;
         opal_atomic_add_fetch_32(&ompix_chan_global.num_watched, 1);
+    }
+    if (fb->slack > 1 || opal_using_threads()) {
+        /* (threads: its Wait drives progress itself, mpiext_chan_wait.c) */
         ompix_chan_wait_install();
     }
     return OMPI_SUCCESS;
