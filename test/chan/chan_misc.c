@@ -237,14 +237,8 @@ static void leave_bound(void)
 
 int main(int argc, char **argv)
 {
-    int provided;
-
     ompix_chan_add_to_pml_list();
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    right = (rank + 1) % size;
-    left = (rank + size - 1) % size;
+    (void) ompix_test_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE);
     startall_mixed();
     continuations();
     synchronous();

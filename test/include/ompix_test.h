@@ -123,13 +123,22 @@ static inline MPI_Errhandler counting_win_errhandler(void)
  * MPI_COMM_WORLD, set by ompix_test_init. */
 static int rank, size, left, right;
 
-static inline void ompix_test_init(int *argc, char ***argv)
+/* MPI_Init_thread with `required`; returns the level provided. */
+static inline int ompix_test_init_thread(int *argc, char ***argv, int required)
 {
-    MPI_Init(argc, argv);
+    int provided;
+
+    MPI_Init_thread(argc, argv, required, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     right = (rank + 1) % size;
     left = (rank + size - 1) % size;
+    return provided;
+}
+
+static inline void ompix_test_init(int *argc, char ***argv)
+{
+    (void) ompix_test_init_thread(argc, argv, MPI_THREAD_SINGLE);
 }
 
 /* A generalized request whose status reports 3 MPI_INT elements from

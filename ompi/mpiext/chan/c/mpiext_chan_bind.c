@@ -91,6 +91,12 @@ static int ompix_chan_bind_connect(ompix_chan_bind_t *b, const mca_pml_chan_spec
     return rc;
 }
 
+/* The MPI class of a channel that could not be built. */
+static int ompix_chan_bind_class(int rc)
+{
+    return OMPI_ERR_OUT_OF_RESOURCE == rc ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+}
+
 /* The send's type signature into the offer: its runs follow the blob. */
 static size_t ompix_chan_bind_offer_sig(ompix_chan_bind_t *b, ompix_chan_wire_offer_t *w,
                                         size_t blob_len)
@@ -190,7 +196,7 @@ static void ompix_chan_bind_accept(ompix_chan_bind_t *b, ompix_chan_offer_t *o)
         rc = ompix_chan_bind_connect(b, &spec, w->blob_len > 0 ? o->msg + sizeof(*w) : NULL,
                                      len > 0 ? w->blob_len : 0, b->my_tag, w->tag);
         if (OMPI_SUCCESS != rc) {
-            rc = MPI_ERR_OTHER;
+            rc = ompix_chan_bind_class(rc);
             len = 0;
         }
     }
@@ -293,7 +299,7 @@ static void ompix_chan_bind_finish_send(ompix_chan_bind_t *b)
                                      b->blob_len > 0 ? r->blob_len : 0, r->data_tag,
                                      b->info.tag);
         if (OMPI_SUCCESS != rc) {
-            rc = MPI_ERR_OTHER;
+            rc = ompix_chan_bind_class(rc);
         }
     } else if (NULL != b->half) {
         ompix_chan_global.engine->abandon(b->half);
@@ -336,9 +342,55 @@ static int ompix_chan_keep_free(ompi_request_t **req)
     return orig(req);
 }
 
+/* req_in's req_start while it stands for a nonblocking bind: starting it
+ * is erroneous until Wait/Test reported the bind (it would start the
+ * request under the bind, which then never completes). */
+static int ompix_chan_pending_start(size_t count, ompi_request_t **reqs)
+{
+    (void) count;
+    return ompix_chan_error(reqs[0]->req_mpi_object.comm, MPI_ERR_REQUEST, "MPI_Start",
+                            "the request is being bound (MPIX_Ibind_channel) until a "
+                            "Wait/Test reports it");
+}
+
+/* Its req_free and req_cancel meanwhile: refused (MPI_Request_free and
+ * MPI_Cancel report the class through MPI_COMM_WORLD's handler). */
+static int ompix_chan_pending_free(ompi_request_t **req)
+{
+    (void) req;
+    return MPI_ERR_REQUEST;
+}
+
+static int ompix_chan_pending_cancel(ompi_request_t *req, int flag)
+{
+    (void) req; (void) flag;
+    return MPI_ERR_REQUEST;
+}
+
+/* req_in stands for the bind until Wait/Test reports it done. */
+static void ompix_chan_bind_pend(ompix_chan_bind_t *b)
+{
+    ompi_request_t *req_in = b->req_in;
+
+    req_in->req_complete = REQUEST_PENDING;
+    req_in->req_state = OMPI_REQUEST_ACTIVE;
+    b->in_start = req_in->req_start;
+    b->in_free = req_in->req_free;
+    b->in_cancel = req_in->req_cancel;
+    if (OMPI_REQUEST_PML == req_in->req_type) {
+        req_in->req_start = ompix_chan_pending_start;
+        req_in->req_free = ompix_chan_pending_free;
+        req_in->req_cancel = ompix_chan_pending_cancel;
+    }
+}
+
 static void ompix_chan_bind_complete(ompix_chan_bind_t *b)
 {
     ompi_request_t *req_in = b->req_in;
+
+    req_in->req_start = b->in_start;
+    req_in->req_free = b->in_free;
+    req_in->req_cancel = b->in_cancel;
 
     *b->req_out = MPI_SUCCESS == b->rc ? b->chan : MPI_REQUEST_NULL;
     req_in->req_status = ompi_status_empty;
@@ -414,6 +466,8 @@ static const char *ompix_chan_bind_why(int rc)
         return "the two ends have different slack";
     case MPI_ERR_TYPE:
         return "the type signatures of the two ends do not match";
+    case MPI_ERR_NO_MEM:
+        return "not enough memory for a channel of this slack";
     default:
         return "the channel could not be set up";
     }
@@ -442,9 +496,28 @@ static int ompix_chan_bind_init(ompix_chan_bind_t *b, ompi_request_t *req_in, MP
     if (1 == slack) {
         b->increment = 0;
     }
+    if (MPI_PROC_NULL == b->info.peer) {
+        return MPI_SUCCESS;                 /* no message: no type, no size */
+    }
     ompi_datatype_type_size(b->info.type, &size);
     b->bytes = size * b->info.count;
     return MPI_SUCCESS;
+}
+
+/* A request to MPI_PROC_NULL: a channel that completes each start at once,
+ * bound without a message.  Called with the global lock held. */
+static void ompix_chan_bind_null(ompix_chan_bind_t *b)
+{
+    int rc = ompix_chan_fb_create_null(b->slack, &b->chan);
+
+    if (OMPI_SUCCESS == rc) {
+        ompix_chan_add_locked(b->chan, OMPIX_CHAN_KIND_FALLBACK);
+    }
+    b->rc = OMPI_SUCCESS == rc ? MPI_SUCCESS : ompix_chan_bind_class(rc);
+    b->state = OMPIX_CHAN_BIND_DONE;
+    opal_atomic_add_fetch_32(&ompix_chan_global.num_binds, -1);
+    opal_atomic_wmb();
+    b->done = true;
 }
 
 static int ompix_chan_bind_post(ompix_chan_bind_t *b)
@@ -454,6 +527,19 @@ static int ompix_chan_bind_post(ompix_chan_bind_t *b)
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     return b->info.is_send ? ompix_chan_bind_post_send(b) : ompix_chan_bind_post_recv(b);
+}
+
+/* A blocking bind that failed for one pair leaves every output handle
+ * MPI_REQUEST_NULL: the channels it did build are released (locally, as
+ * an unbind; their peers keep theirs until they unbind). */
+static void ompix_chan_bind_undo(int n, ompix_chan_bind_t **binds)
+{
+    for (int i = 0; i < n; ++i) {
+        if (MPI_SUCCESS == binds[i]->rc && MPI_REQUEST_NULL != *binds[i]->req_out) {
+            (void) ompix_chan_unbind_one(binds[i]->req_out, false);
+            *binds[i]->req_out = MPI_REQUEST_NULL;
+        }
+    }
 }
 
 static int ompix_chan_bind_wait(int n, ompix_chan_bind_t **binds, const char *func)
@@ -471,6 +557,9 @@ static int ompix_chan_bind_wait(int n, ompix_chan_bind_t **binds, const char *fu
             rc = binds[i]->rc;
             comm = binds[i]->info.comm;
         }
+    }
+    if (MPI_SUCCESS != rc) {
+        ompix_chan_bind_undo(n, binds);
     }
     for (int i = 0; i < n; ++i) {
         free(binds[i]);
@@ -506,6 +595,7 @@ int ompix_chan_bind(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], const 
             for (int j = 0; j <= i; ++j) {
                 free(binds[j]);
             }
+            ompix_chan_outputs_null(n, reqs_out);
             free(binds);
             return ompix_chan_error(comm, rc, func, why);
         }
@@ -514,6 +604,7 @@ int ompix_chan_bind(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], const 
         for (int j = 0; NULL != binds && j < i; ++j) {
             free(binds[j]);
         }
+        ompix_chan_outputs_null(n, reqs_out);
         free(binds);
         return ompix_chan_error(NULL, MPI_ERR_NO_MEM, func, "out of memory");
     }
@@ -522,16 +613,22 @@ int ompix_chan_bind(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], const 
     for (i = 0; i < n; ++i) {
         binds[i]->nonblocking = nonblocking;
         if (nonblocking) {
-            /* req_in stands for the bind until Wait/Test reports it done. */
-            binds[i]->req_in->req_complete = REQUEST_PENDING;
-            binds[i]->req_in->req_state = OMPI_REQUEST_ACTIVE;
+            ompix_chan_bind_pend(binds[i]);
         }
-        if (OMPI_SUCCESS != ompix_chan_bind_post(binds[i])) {
+        if (MPI_PROC_NULL == binds[i]->info.peer) {
+            ompix_chan_bind_null(binds[i]);
+        } else if (OMPI_SUCCESS != ompix_chan_bind_post(binds[i])) {
             binds[i]->rc = MPI_ERR_OTHER;
         }
     }
     OPAL_THREAD_UNLOCK(&ompix_chan_global.lock);
     if (nonblocking) {
+        /* Binds to MPI_PROC_NULL are done: no progress call will see them. */
+        for (i = 0; i < n; ++i) {
+            if (MPI_PROC_NULL == binds[i]->info.peer) {
+                ompix_chan_bind_complete(binds[i]);
+            }
+        }
         free(binds);
         ompix_chan_progress();
         return MPI_SUCCESS;

@@ -106,6 +106,14 @@ int ompix_chan_check_bind_args(int n, MPI_Request reqs_in[], MPI_Request reqs_ou
     return MPI_SUCCESS;
 }
 
+/* A failed bind leaves every output handle MPI_REQUEST_NULL. */
+void ompix_chan_outputs_null(int n, MPI_Request reqs_out[])
+{
+    for (int i = 0; NULL != reqs_out && i < n; ++i) {
+        reqs_out[i] = MPI_REQUEST_NULL;
+    }
+}
+
 /* What every bind entry point does: the state rules, the argument checks
  * (with MPI_PARAM_CHECK), then the bind.  need_slacks: the
  * MPIX_(I)bind_slack_channels forms, whose slacks array is required (the
@@ -121,10 +129,12 @@ int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
     }
     if (MPI_PARAM_CHECK) {
         if (need_slacks && n > 0 && NULL == slacks) {
-            return ompix_chan_error(NULL, MPI_ERR_ARG, func, "slacks is NULL");
+            rc = ompix_chan_error(NULL, MPI_ERR_ARG, func, "slacks is NULL");
+        } else {
+            rc = ompix_chan_check_bind_args(n, reqs_in, reqs_out, slacks, infos, func);
         }
-        rc = ompix_chan_check_bind_args(n, reqs_in, reqs_out, slacks, infos, func);
         if (MPI_SUCCESS != rc) {
+            ompix_chan_outputs_null(n, reqs_out);
             return rc;
         }
     }

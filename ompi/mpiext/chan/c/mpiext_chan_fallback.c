@@ -1,18 +1,28 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * The generic fallback: a channel made of K ordinary persistent requests of
+ * The generic fallback: a channel made of ordinary persistent requests of
  * the selected PML on a private tag (see mpiext_chan_internal.h), started
- * round-robin.  The channel request is a persistent OMPI_REQUEST_PML
- * request (MPI_Start, MPI_Startall, Wait/Test and continuations handle
- * those) that presents one start at a time: the oldest one outstanding.
- * Its state is ACTIVE while starts are outstanding; when Wait/Test has
- * consumed the oldest (made the request INACTIVE with starts still
- * outstanding), ompix_chan_fb_settle moves on to the next one.
+ * round-robin over K ring positions.  The channel request is a persistent
+ * OMPI_REQUEST_PML request (MPI_Start, MPI_Startall, Wait/Test and
+ * continuations handle those) that presents one start at a time: the
+ * oldest one outstanding.  Its state is ACTIVE while starts are
+ * outstanding; when Wait/Test has consumed the oldest (made the request
+ * INACTIVE with starts still outstanding), ompix_chan_fb_settle moves on to
+ * the next one.
+ *
+ * A position's request (a slot) is created at the first start that needs
+ * it, so the memory a channel holds grows with the starts it really has
+ * outstanding, not with its slack (a slack of 2^24 once spent minutes
+ * creating 2^24 requests at bind).  Without address_base_increment every
+ * position uses the same buffer and slots go back to a pool when consumed;
+ * with it each position keeps its own (its buffer is the user's, K times
+ * the message, so K slots are in proportion).
  */
 
 #include "ompi_config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ompi/datatype/ompi_datatype.h"
@@ -22,13 +32,6 @@
 #include "ompi/mca/pml/base/pml_base_request.h"
 
 #include "mpiext_chan_internal.h"
-
-/* The receive of a start: slot i of channel fb. */
-typedef struct ompix_chan_slot_t {
-    ompix_chan_fb_t *fb;
-    int index;
-    volatile bool done;
-} ompix_chan_slot_t;
 
 static int ompix_chan_fb_free(ompi_request_t **req);
 static int ompix_chan_fb_cancel(ompi_request_t *req, int flag);
@@ -41,8 +44,9 @@ static void ompix_chan_fb_construct(ompix_chan_fb_t *fb)
     fb->super.req_free = ompix_chan_fb_free;
     fb->super.req_cancel = ompix_chan_fb_cancel;
     fb->super.req_status = ompi_status_empty;
-    fb->reqs = NULL;
-    fb->slot_done = NULL;
+    fb->ring = NULL;
+    fb->pool = fb->slots = NULL;
+    fb->type = NULL;
     fb->head = fb->outstanding = 0;
     fb->presented = fb->unbinding = fb->watched = false;
     opal_atomic_lock_init(&fb->lock, OPAL_ATOMIC_LOCK_UNLOCKED);
@@ -50,21 +54,43 @@ static void ompix_chan_fb_construct(ompix_chan_fb_t *fb)
 
 static void ompix_chan_fb_destruct(ompix_chan_fb_t *fb)
 {
-    free(fb->reqs);
-    free(fb->slot_done);
+    while (NULL != fb->slots) {
+        ompix_chan_slot_t *slot = fb->slots;
+
+        fb->slots = slot->all;
+        free(slot);
+    }
+    free(fb->ring);
+    if (NULL != fb->type) {
+        OBJ_RELEASE(fb->type);
+    }
     OMPI_REQUEST_FINI(&fb->super);
 }
 OBJ_CLASS_INSTANCE(ompix_chan_fb_t, ompi_request_t, ompix_chan_fb_construct,
                    ompix_chan_fb_destruct);
 
+/* Whether the oldest start outstanding is complete.  Lock held. */
+static bool ompix_chan_fb_head_done(const ompix_chan_fb_t *fb)
+{
+    const ompix_chan_slot_t *slot = fb->ring[fb->head];
+
+    return MPI_PROC_NULL == fb->peer || (NULL != slot && slot->done);
+}
+
 /* The head's completion into the channel's status; the caller completes
- * the channel request outside the lock. */
+ * the channel request outside the lock.  To MPI_PROC_NULL: source
+ * MPI_PROC_NULL, tag MPI_ANY_TAG, count 0 (MPI-4.1 §3.10). */
 static void ompix_chan_fb_present(ompix_chan_fb_t *fb)
 {
-    ompi_request_t *inner = fb->reqs[fb->head];
-
     fb->presented = true;
-    fb->super.req_status = inner->req_status;
+    if (MPI_PROC_NULL == fb->peer) {
+        fb->super.req_status = ompi_status_empty;
+        fb->super.req_status.MPI_SOURCE = MPI_PROC_NULL;
+        fb->super.req_status.MPI_TAG = MPI_ANY_TAG;
+        fb->super.req_status._ucount = 0;
+        return;
+    }
+    fb->super.req_status = fb->ring[fb->head]->req->req_status;
     fb->super.req_status.MPI_TAG = fb->user_tag;
     if (!fb->is_send) {
         fb->super.req_status.MPI_SOURCE = fb->peer;
@@ -91,18 +117,33 @@ static int ompix_chan_fb_inner_done(ompi_request_t *inner)
     return 0;
 }
 
+/* The head's slot after its start was consumed: back to the pool when
+ * every position uses the same buffer.  Lock held. */
+static void ompix_chan_fb_release_head(ompix_chan_fb_t *fb)
+{
+    ompix_chan_slot_t *slot = fb->ring[fb->head];
+
+    if (NULL == slot) {
+        return;                            /* MPI_PROC_NULL */
+    }
+    slot->done = false;
+    slot->req->req_state = OMPI_REQUEST_INACTIVE;
+    if (0 == fb->stride) {
+        fb->ring[fb->head] = NULL;
+        slot->next = fb->pool;
+        fb->pool = slot;
+    }
+}
+
 /* With the lock held: the oldest start was consumed by Wait/Test; true if
  * the next one is already complete (the caller then completes fb). */
 static bool ompix_chan_fb_settle_locked(ompix_chan_fb_t *fb)
 {
-    ompix_chan_slot_t *slots = (ompix_chan_slot_t *) fb->slot_done;
-
     if (OMPI_REQUEST_INACTIVE != fb->super.req_state || 0 == fb->outstanding
         || !fb->presented) {
         return false;
     }
-    slots[fb->head].done = false;
-    fb->reqs[fb->head]->req_state = OMPI_REQUEST_INACTIVE;
+    ompix_chan_fb_release_head(fb);
     fb->head = (fb->head + 1) % fb->slack;
     fb->presented = false;
     if (0 == --fb->outstanding) {
@@ -111,7 +152,7 @@ static bool ompix_chan_fb_settle_locked(ompix_chan_fb_t *fb)
     fb->super.req_status = ompi_status_empty;
     fb->super.req_complete = REQUEST_PENDING;
     fb->super.req_state = OMPI_REQUEST_ACTIVE;
-    if (slots[fb->head].done) {
+    if (ompix_chan_fb_head_done(fb)) {
         ompix_chan_fb_present(fb);
         return true;
     }
@@ -130,45 +171,131 @@ void ompix_chan_fb_settle(ompix_chan_fb_t *fb)
     }
 }
 
-static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
+/* A new slot for position index: its request created now. */
+static ompix_chan_slot_t *ompix_chan_fb_slot_new(ompix_chan_fb_t *fb, int index)
 {
-    ompix_chan_slot_t *slots = (ompix_chan_slot_t *) fb->slot_done;
-    ompi_request_t *inner;
-    bool complete;
-    int index;
+    ompix_chan_slot_t *slot = calloc(1, sizeof(*slot));
+    char *buf = (char *) fb->buf + (ptrdiff_t) index * fb->stride;
+    int rc;
 
-    opal_atomic_lock(&fb->lock);
-    complete = ompix_chan_fb_settle_locked(fb);
-    if (fb->outstanding == fb->slack) {
-        opal_atomic_unlock(&fb->lock);
-        if (complete) {
-            ompi_request_complete(&fb->super, true);
-        }
-        return ompix_chan_error(fb->comm, MPI_ERR_REQUEST, "MPI_Start",
-                                "more starts of a channel outstanding than its slack");
+    if (NULL == slot) {
+        return NULL;
     }
-    index = (fb->head + fb->outstanding) % fb->slack;
-    slots[index].done = false;
+    slot->fb = fb;
+    if (fb->is_send) {
+        rc = MCA_PML_CALL(isend_init(buf, fb->count, fb->type, fb->peer, fb->data_tag,
+                                     fb->sync ? MCA_PML_BASE_SEND_SYNCHRONOUS
+                                              : MCA_PML_BASE_SEND_STANDARD,
+                                     fb->comm, &slot->req));
+    } else {
+        rc = MCA_PML_CALL(irecv_init(buf, fb->count, fb->type, fb->peer, fb->data_tag,
+                                     fb->comm, &slot->req));
+    }
+    if (OMPI_SUCCESS != rc) {
+        free(slot);
+        return NULL;
+    }
+    slot->all = fb->slots;
+    fb->slots = slot;
+    return slot;
+}
+
+/* The slot that serves position index: the one it keeps (increment), one
+ * from the pool, or a new one.  Only the thread starting the channel
+ * touches the pool and the chain of slots. */
+static ompix_chan_slot_t *ompix_chan_fb_slot_get(ompix_chan_fb_t *fb, int index)
+{
+    ompix_chan_slot_t *slot = fb->ring[index];
+
+    if (NULL != slot) {
+        return slot;
+    }
+    if (NULL != fb->pool) {
+        opal_atomic_lock(&fb->lock);
+        slot = fb->pool;
+        fb->pool = slot->next;
+        opal_atomic_unlock(&fb->lock);
+        return slot;
+    }
+    return ompix_chan_fb_slot_new(fb, index);
+}
+
+/* One more start outstanding; true when the channel must be completed
+ * (a start to MPI_PROC_NULL that is now the oldest).  Lock held. */
+static bool ompix_chan_fb_count_start(ompix_chan_fb_t *fb, int index)
+{
     if (0 == fb->outstanding++) {
         fb->presented = false;
         fb->super.req_status = ompi_status_empty;
         fb->super.req_complete = REQUEST_PENDING;
         fb->super.req_state = OMPI_REQUEST_ACTIVE;
     }
+    if (MPI_PROC_NULL == fb->peer && index == fb->head && !fb->presented) {
+        ompix_chan_fb_present(fb);
+        return true;
+    }
+    return false;
+}
+
+/* Settles what Wait/Test consumed and finds the next position; -1 (the
+ * error reported) when K starts are outstanding. */
+static int ompix_chan_fb_next_index(ompix_chan_fb_t *fb)
+{
+    bool complete, full;
+    int index;
+
+    opal_atomic_lock(&fb->lock);
+    complete = ompix_chan_fb_settle_locked(fb);
+    full = fb->outstanding == fb->slack;
+    index = (fb->head + fb->outstanding) % fb->slack;
     opal_atomic_unlock(&fb->lock);
     if (complete) {
         ompi_request_complete(&fb->super, true);
     }
-    inner = fb->reqs[index];
+    if (full) {
+        (void) ompix_chan_error(fb->comm, MPI_ERR_REQUEST, "MPI_Start",
+                                "more starts of a channel outstanding than its slack");
+        return -1;
+    }
+    return index;
+}
+
+static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
+{
+    ompix_chan_slot_t *slot = NULL;
+    bool complete;
+    int index = ompix_chan_fb_next_index(fb);
+
+    if (index < 0) {
+        return MPI_ERR_REQUEST;
+    }
+    if (MPI_PROC_NULL != fb->peer && NULL == (slot = ompix_chan_fb_slot_get(fb, index))) {
+        return ompix_chan_error(fb->comm, MPI_ERR_NO_MEM, "MPI_Start",
+                                "cannot create the request of a channel's start");
+    }
+    opal_atomic_lock(&fb->lock);
+    if (NULL != slot) {
+        slot->index = index;
+        slot->done = false;
+        fb->ring[index] = slot;
+    }
+    complete = ompix_chan_fb_count_start(fb, index);
+    opal_atomic_unlock(&fb->lock);
+    if (NULL == slot) {
+        if (complete) {
+            ompi_request_complete(&fb->super, true);
+        }
+        return OMPI_SUCCESS;
+    }
     /* Its callback completed the channel before its own completion mark. */
-    mca_common_ompix_request_wait_marked(inner);
-    inner->req_complete_cb_data = &slots[index];
-    inner->req_complete_cb = ompix_chan_fb_inner_done;
+    mca_common_ompix_request_wait_marked(slot->req);
+    slot->req->req_complete_cb_data = slot;
+    slot->req->req_complete_cb = ompix_chan_fb_inner_done;
     /* Started in place: a PML may hand back another request (ob1 does for
      * a send that is MPI-complete but not yet PML-complete, copying the
      * callback and freeing the old one later), and the slot must then hold
      * the new one. */
-    return MCA_PML_CALL(start(1, &fb->reqs[index]));
+    return MCA_PML_CALL(start(1, &slot->req));
 }
 
 int ompix_chan_fb_start(size_t count, ompi_request_t **reqs)
@@ -211,81 +338,91 @@ static int ompix_chan_fb_cancel(ompi_request_t *req, int flag)
     return MPI_ERR_REQUEST;
 }
 
-static int ompix_chan_fb_init_reqs(ompix_chan_fb_t *fb, const mca_pml_chan_spec_t *spec,
-                                   int data_tag)
+/* The channel's K ring positions (no slot yet) and, when it grows past one
+ * slack, its place among the channels Wait/Test settle. */
+static int ompix_chan_fb_ring(ompix_chan_fb_t *fb, int slack)
 {
-    const mca_pml_chan_reqinfo_t *r = &spec->req;
-    ompix_chan_slot_t *slots = (ompix_chan_slot_t *) fb->slot_done;
-    ptrdiff_t lb, extent;
-    int rc = OMPI_SUCCESS;
-
-    ompi_datatype_get_extent(r->type, &lb, &extent);
-    for (int i = 0; i < fb->slack && OMPI_SUCCESS == rc; ++i) {
-        char *buf = (char *) r->buf + (ptrdiff_t) i * spec->increment * extent;
-
-        slots[i].fb = fb;
-        slots[i].index = i;
-        slots[i].done = false;
-        if (r->is_send) {
-            rc = MCA_PML_CALL(isend_init(buf, r->count, r->type, r->peer, data_tag,
-                                         spec->sync ? MCA_PML_BASE_SEND_SYNCHRONOUS
-                                                    : MCA_PML_BASE_SEND_STANDARD,
-                                         r->comm, &fb->reqs[i]));
-        } else {
-            rc = MCA_PML_CALL(irecv_init(buf, r->count, r->type, r->peer, data_tag,
-                                         r->comm, &fb->reqs[i]));
-        }
-    }
-    return rc;
-}
-
-/* A fallback channel end for spec on the private tag data_tag; statuses
- * report user_tag (the bound send's tag). */
-int ompix_chan_fb_create(const mca_pml_chan_spec_t *spec, int data_tag, int user_tag,
-                         ompi_request_t **chan)
-{
-    ompix_chan_fb_t *fb = OBJ_NEW(ompix_chan_fb_t);
-    int rc;
-
-    if (NULL == fb) {
+    fb->slack = slack;
+    fb->ring = calloc(slack, sizeof(*fb->ring));
+    if (NULL == fb->ring) {
         return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    fb->comm = spec->req.comm;
-    fb->is_send = spec->req.is_send;
-    fb->peer = spec->req.peer;
-    fb->user_tag = user_tag;
-    fb->slack = spec->slack;
-    fb->super.req_mpi_object.comm = spec->req.comm;
-    fb->reqs = calloc(spec->slack, sizeof(*fb->reqs));
-    /* slot_done holds the slots (their done flag first among others). */
-    fb->slot_done = calloc(spec->slack, sizeof(ompix_chan_slot_t));
-    if (NULL == fb->reqs || NULL == fb->slot_done) {
-        OBJ_RELEASE(fb);
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    rc = ompix_chan_fb_init_reqs(fb, spec, data_tag);
-    if (OMPI_SUCCESS != rc) {
-        ompix_chan_fb_destroy(fb, false);
-        return rc;
     }
     if (fb->slack > 1) {
         fb->watched = true;
         opal_atomic_add_fetch_32(&ompix_chan_global.num_watched, 1);
+    }
+    if (fb->slack > 1 || opal_using_threads()) {
+        /* (threads: its Wait drives progress itself, mpiext_chan_wait.c) */
         ompix_chan_wait_install();
+    }
+    return OMPI_SUCCESS;
+}
+
+/* A fallback channel end for spec on the private tag data_tag; statuses
+ * report user_tag (the bound send's tag).  OMPI_ERR_OUT_OF_RESOURCE when
+ * its K positions do not fit in memory. */
+int ompix_chan_fb_create(const mca_pml_chan_spec_t *spec, int data_tag, int user_tag,
+                         ompi_request_t **chan)
+{
+    const mca_pml_chan_reqinfo_t *r = &spec->req;
+    ompix_chan_fb_t *fb = OBJ_NEW(ompix_chan_fb_t);
+    ptrdiff_t lb, extent;
+
+    if (NULL == fb) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    fb->comm = r->comm;
+    fb->is_send = r->is_send;
+    fb->peer = r->peer;
+    fb->user_tag = user_tag;
+    fb->super.req_mpi_object.comm = r->comm;
+    fb->buf = r->buf;
+    fb->count = r->count;
+    fb->type = r->type;
+    OBJ_RETAIN(fb->type);
+    fb->data_tag = data_tag;
+    fb->sync = spec->sync;
+    ompi_datatype_get_extent(r->type, &lb, &extent);
+    fb->stride = (ptrdiff_t) spec->increment * extent;
+    if (OMPI_SUCCESS != ompix_chan_fb_ring(fb, spec->slack)) {
+        OBJ_RELEASE(fb);
+        return OMPI_ERR_OUT_OF_RESOURCE;
     }
     *chan = &fb->super;
     return OMPI_SUCCESS;
 }
 
-/* Releases the inner requests (cancelling starts still outstanding when
+/* A channel bound from a request to MPI_PROC_NULL: no peer, no message;
+ * each start completes at once.  Errors go to MPI_COMM_WORLD's handler
+ * (Open MPI's request keeps no communicator). */
+int ompix_chan_fb_create_null(int slack, ompi_request_t **chan)
+{
+    ompix_chan_fb_t *fb = OBJ_NEW(ompix_chan_fb_t);
+
+    if (NULL == fb) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    fb->comm = &ompi_mpi_comm_world.comm;
+    fb->super.req_mpi_object.comm = fb->comm;
+    fb->peer = MPI_PROC_NULL;
+    fb->user_tag = MPI_ANY_TAG;
+    if (OMPI_SUCCESS != ompix_chan_fb_ring(fb, slack)) {
+        OBJ_RELEASE(fb);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    *chan = &fb->super;
+    return OMPI_SUCCESS;
+}
+
+/* Releases the slots' requests (cancelling starts still outstanding when
  * MPI_Finalize releases the channel). */
 void ompix_chan_fb_destroy(ompix_chan_fb_t *fb, bool finalizing)
 {
     if (fb->watched) {
         opal_atomic_add_fetch_32(&ompix_chan_global.num_watched, -1);
     }
-    for (int i = 0; i < fb->slack && NULL != fb->reqs; ++i) {
-        ompi_request_t *inner = fb->reqs[i];
+    for (ompix_chan_slot_t *slot = fb->slots; NULL != slot; slot = slot->all) {
+        ompi_request_t *inner = slot->req;
 
         if (NULL == inner) {
             continue;
@@ -300,7 +437,7 @@ void ompix_chan_fb_destroy(ompix_chan_fb_t *fb, bool finalizing)
         }
         inner->req_complete_cb = NULL;
         inner->req_state = OMPI_REQUEST_INACTIVE;
-        ompi_request_free(&fb->reqs[i]);
+        ompi_request_free(&slot->req);
     }
     OBJ_RELEASE(fb);
 }

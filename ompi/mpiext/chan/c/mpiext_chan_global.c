@@ -15,7 +15,6 @@
 #include "ompi/attribute/attribute.h"
 #include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_finalize.h"
-#include "ompi/mca/common/ompix/common_ompix_registry.h"
 
 #include "mpiext_chan_internal.h"
 
@@ -105,8 +104,7 @@ static int ompix_chan_global_setup(void)
     ompix_chan_global.num_watched = 0;
     ompix_chan_global.wrapped = false;
     mca_common_ompix_help_init();
-    ompix_chan_global.engine = (const mca_pml_chan_api_t *)
-        mca_common_ompix_registry_lookup(MCA_PML_CHAN_API_NAME, MCA_PML_CHAN_API_VERSION);
+    ompix_chan_global.engine = ompix_chan_engine_find();
     rc = mca_common_ompix_at_finalize(&ompix_chan_cleanup);
     if (MPI_SUCCESS != rc) {
         return rc;

@@ -132,6 +132,9 @@ typedef struct ompix_chan_bind_t {
     int state;
     int rc;
     bool nonblocking;              /* req_in stands for the bind until completed */
+    ompi_request_start_fn_t in_start; /* req_in's own while it stands for the bind */
+    ompi_request_free_fn_t in_free;
+    ompi_request_cancel_fn_t in_cancel;
     volatile bool done;
     struct mca_pml_chan_half_t *half;
     size_t blob_len;               /* our engine blob; 0: no engine */
@@ -142,13 +145,26 @@ typedef struct ompix_chan_bind_t {
     ompi_request_t *chan;          /* the result */
 } ompix_chan_bind_t;
 
-/* A channel on the generic fallback: K ordinary persistent requests on a
- * private tag, started round-robin. */
+/* One start's receive or send of a fallback channel: an ordinary
+ * persistent request of the selected PML, created at the first start that
+ * needs it (mpiext_chan_fallback.c). */
+typedef struct ompix_chan_slot_t {
+    struct ompix_chan_fb_t *fb;
+    int index;                     /* the ring position it serves now */
+    volatile bool done;
+    ompi_request_t *req;
+    struct ompix_chan_slot_t *next; /* in the channel's pool while unused */
+    struct ompix_chan_slot_t *all;  /* every slot of the channel */
+} ompix_chan_slot_t;
+
+/* A channel on the generic fallback: ordinary persistent requests on a
+ * private tag, started round-robin over K ring positions.  A channel bound
+ * from a request to MPI_PROC_NULL has none: its starts complete at once. */
 typedef struct ompix_chan_fb_t {
     ompi_request_t super;
     ompi_communicator_t *comm;
     int is_send;
-    int peer;
+    int peer;                      /* MPI_PROC_NULL: a channel to no one */
     int user_tag;                  /* the bound send's tag (statuses report it) */
     int slack;
     int head;                      /* oldest start outstanding */
@@ -157,8 +173,16 @@ typedef struct ompix_chan_fb_t {
     bool unbinding;                /* Iunbind: the next free is real */
     bool watched;                  /* counted in ompix_chan_global.num_watched */
     opal_atomic_lock_t lock;
-    ompi_request_t **reqs;
-    bool *slot_done;
+    ompix_chan_slot_t **ring;      /* K positions: the slot of each start outstanding */
+    ompix_chan_slot_t *pool;       /* slots not serving a position (increment 0) */
+    ompix_chan_slot_t *slots;      /* all of them (chained by all) */
+    /* What the slots' requests are created with. */
+    void *buf;
+    size_t count;
+    ompi_datatype_t *type;         /* retained */
+    int data_tag;
+    bool sync;
+    ptrdiff_t stride;              /* bytes between positions (address_base_increment) */
 } ompix_chan_fb_t;
 OBJ_CLASS_DECLARATION(ompix_chan_fb_t);
 
@@ -191,12 +215,16 @@ void ompix_chan_add_locked(ompi_request_t *chan, void *kind);
 void *ompix_chan_kind(ompi_request_t *req);
 void ompix_chan_remove(ompi_request_t *req);
 
+/* mpiext_chan_engine.c */
+const mca_pml_chan_api_t *ompix_chan_engine_find(void);
+
 /* mpiext_chan_check.c */
 int ompix_chan_error(ompi_communicator_t *comm, int rc, const char *func, const char *why);
 int ompix_chan_state_check(const char *func);
 int ompix_chan_read_increment(ompi_info_t *info, long *increment);
 int ompix_chan_check_bind_args(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
                                const int slacks[], MPI_Info infos[], const char *func);
+void ompix_chan_outputs_null(int n, MPI_Request reqs_out[]);
 int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
                           const int slacks[], bool need_slacks, MPI_Info infos[],
                           bool nonblocking, const char *func);
@@ -218,11 +246,13 @@ int ompix_chan_progress(void);
 /* mpiext_chan_fallback.c */
 int ompix_chan_fb_create(const mca_pml_chan_spec_t *spec, int data_tag, int user_tag,
                          ompi_request_t **chan);
+int ompix_chan_fb_create_null(int slack, ompi_request_t **chan);
 void ompix_chan_fb_settle(ompix_chan_fb_t *fb);
 int ompix_chan_fb_start(size_t count, ompi_request_t **reqs);
 void ompix_chan_fb_destroy(ompix_chan_fb_t *fb, bool finalizing);
 
 /* mpiext_chan_unbind.c */
+int ompix_chan_unbind_one(MPI_Request *chan, bool nonblocking);
 int ompix_chan_unbind(int n, MPI_Request chans[], bool nonblocking, const char *func);
 void ompix_chan_unbind_all(void);
 

@@ -59,7 +59,9 @@ static ompi_request_t *ompix_chan_unbind_done(ompi_communicator_t *comm)
     return &done->super;
 }
 
-static int ompix_chan_unbind_one(MPI_Request *chan, bool nonblocking)
+/* Releases a channel with no start outstanding (checked by the caller),
+ * or leaves it intact and returns MPI_ERR_REQUEST. */
+int ompix_chan_unbind_one(MPI_Request *chan, bool nonblocking)
 {
     ompi_request_t *req = *chan;
     void *kind = ompix_chan_kind(req);

@@ -65,16 +65,49 @@ static void ompix_chan_poll_array(size_t count, ompi_request_t **reqs)
     }
 }
 
-/* Whether every request of the array that can still complete is an
- * engine channel (and one at least is): Wait_all/any/some then wait on
- * the ends themselves.  Stops at the first other request. */
-static bool ompix_chan_all_engine(size_t count, ompi_request_t **reqs)
+/* A fallback channel that Wait should drive itself: under
+ * MPI_THREAD_MULTIPLE, Open MPI's Wait lets one waiting thread progress
+ * and puts the others to sleep until their request completes; with a
+ * thread per channel every completion is then a hand-over between
+ * threads through a condition variable, and the fallback, whose messages
+ * need progress at both ends, crawled (4 threads, 2 ranks: 235 s for
+ * 10 000 starts; README-design.md, "Threads").  Driving it here, each
+ * waiting thread progresses until its own channel is complete, as the
+ * engine's wait() does. */
+static inline bool ompix_chan_is_fb_mt(const ompi_request_t *r)
+{
+    return ompix_chan_fb_start == r->req_start && opal_using_threads();
+}
+
+/* Whether the request is complete now, after one look at an engine
+ * channel's end. */
+static inline bool ompix_chan_look(ompi_request_t *r)
+{
+    if (ompix_chan_is_engine(r)) {
+        return ompix_chan_engine->poll(r);
+    }
+    return REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state;
+}
+
+/* A fallback channel's Wait: until it is complete, progressing. */
+static void ompix_chan_fb_wait(ompi_request_t *r)
+{
+    while (!ompix_chan_look(r)) {
+        opal_progress();
+    }
+}
+
+/* Whether every request of the array that can still complete is a
+ * channel we wait on ourselves (an engine channel, or a fallback one under
+ * threads; one at least): Wait_all/any/some then wait on them here.
+ * Stops at the first other request. */
+static bool ompix_chan_all_ours(size_t count, ompi_request_t **reqs)
 {
     bool any = false;
 
     for (size_t i = 0; i < count; ++i) {
         ompi_request_t *r = reqs[i];
-        if (ompix_chan_is_engine(r)) {
+        if (ompix_chan_is_engine(r) || ompix_chan_is_fb_mt(r)) {
             any = true;
         } else if (OMPI_REQUEST_INACTIVE != r->req_state) {
             return false;               /* MPI_REQUEST_NULL is inactive */
@@ -83,22 +116,25 @@ static bool ompix_chan_all_engine(size_t count, ompi_request_t **reqs)
     return any;
 }
 
-/* Wait_any/Wait_some over engine channels only: until one can be
- * reported, with opal_progress as the engine's wait() calls it.  None
- * active: the original reports MPI_UNDEFINED. */
+/* Wait_any/Wait_some over such channels only: until one can be
+ * reported, with opal_progress as the engine's wait() calls it (every
+ * sweep when a fallback channel is among them: only progress completes
+ * it).  None active: the original reports MPI_UNDEFINED. */
 static void ompix_chan_wait_one_of(size_t count, ompi_request_t **reqs)
 {
     unsigned int looks = 0;
 
     for (;;) {
-        bool active = false;
+        bool active = false, fb = false;
         for (size_t i = 0; i < count; ++i) {
             ompi_request_t *r = reqs[i];
-            if (!ompix_chan_is_engine(r) || OMPI_REQUEST_INACTIVE == r->req_state) {
+            if (OMPI_REQUEST_INACTIVE == r->req_state
+                || !(ompix_chan_is_engine(r) || ompix_chan_is_fb_mt(r))) {
                 continue;
             }
             active = true;
-            if (ompix_chan_engine->poll(r)) {
+            fb = fb || !ompix_chan_is_engine(r);
+            if (ompix_chan_look(r)) {
                 return;
             }
             if (MCA_PML_CHAN_POLLS_PER_PROGRESS == ++looks) {
@@ -108,6 +144,9 @@ static void ompix_chan_wait_one_of(size_t count, ompi_request_t **reqs)
         }
         if (!active) {
             return;
+        }
+        if (fb) {
+            opal_progress();
         }
     }
 }
@@ -130,7 +169,9 @@ void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
         }
         if (ompix_chan_fb_start == r->req_start) {
             ompix_chan_fb_settle((ompix_chan_fb_t *) r);
-        } else if (NULL != engine && engine->start == r->req_start) {
+        } else if (NULL != engine && NULL != engine->start && engine->start == r->req_start) {
+            /* (engine off: its start is NULL, as is the req_start of Open
+             * MPI's requests to MPI_PROC_NULL) */
             engine->settle(r);
         }
     }
@@ -236,6 +277,9 @@ static int ompix_chan_wait(ompi_request_t **rptr, ompi_status_public_t *status)
         ompix_chan_engine_wait(*rptr);
         return ompix_chan_engine_done(rptr, status);
     }
+    if (ompix_chan_is_fb_mt(*rptr)) {
+        ompix_chan_fb_wait(*rptr);
+    }
     rc = OMPIX_CHAN_ORIG.req_wait(rptr, status);
 
     ompix_chan_settle(1, rptr);
@@ -247,7 +291,7 @@ static int ompix_chan_wait_any(size_t count, ompi_request_t **reqs, int *index,
 {
     int rc;
 
-    if (ompix_chan_all_engine(count, reqs)) {
+    if (ompix_chan_all_ours(count, reqs)) {
         ompix_chan_wait_one_of(count, reqs);
     }
     rc = OMPIX_CHAN_ORIG.req_wait_any(count, reqs, index, status);
@@ -261,10 +305,12 @@ static int ompix_chan_wait_all(size_t count, ompi_request_t **reqs,
 {
     int rc;
 
-    if (ompix_chan_all_engine(count, reqs)) {
+    if (ompix_chan_all_ours(count, reqs)) {
         for (size_t i = 0; i < count; ++i) {
             if (ompix_chan_is_engine(reqs[i])) {
                 ompix_chan_engine->wait(reqs[i]);
+            } else if (ompix_chan_is_fb_mt(reqs[i])) {
+                ompix_chan_fb_wait(reqs[i]);
             }
         }
     }
@@ -279,7 +325,7 @@ static int ompix_chan_wait_some(size_t count, ompi_request_t **reqs, int *outcou
 {
     int rc;
 
-    if (ompix_chan_all_engine(count, reqs)) {
+    if (ompix_chan_all_ours(count, reqs)) {
         ompix_chan_wait_one_of(count, reqs);
     }
     rc = OMPIX_CHAN_ORIG.req_wait_some(count, reqs, outcount, indices, statuses);
