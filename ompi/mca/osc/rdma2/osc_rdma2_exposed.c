@@ -12,7 +12,7 @@
 
 #include "ompi/constants.h"
 #include "opal/class/opal_list.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 
 #include "osc_rdma2_exposed.h"
 

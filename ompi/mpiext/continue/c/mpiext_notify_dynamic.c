@@ -17,7 +17,7 @@
 
 #include "opal/class/opal_list.h"
 #include "opal/runtime/opal_progress.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "opal/util/output.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/errhandler/errcode-internal.h"
