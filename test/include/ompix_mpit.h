@@ -31,6 +31,27 @@ static inline int ompix_mpit_cvar_int(const char *name, int *value)
     return rc;
 }
 
+/* The string value of the control variable NAME into BUF (LEN bytes; Open
+ * MPI 4.1 asks for 2048, the count of every string variable's handle):
+ * MPI_SUCCESS or the MPI_T error. */
+static inline int ompix_mpit_cvar_string(const char *name, char *buf, int len)
+{
+    MPI_T_cvar_handle handle;
+    int index, count, rc;
+
+    rc = MPI_T_cvar_get_index(name, &index);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = MPI_T_cvar_handle_alloc(index, NULL, &handle, &count);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = count <= len ? MPI_T_cvar_read(handle, buf) : MPI_T_ERR_INVALID;
+    MPI_T_cvar_handle_free(&handle);
+    return rc;
+}
+
 /* How many values the enumeration of the control variable NAME has (0: it
  * has none, -1: no such variable); VALUE_NAME, when not NULL, is the name
  * of the value VALUE, or left empty. */

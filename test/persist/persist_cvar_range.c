@@ -6,7 +6,8 @@
  * is run with are refused by Open MPI's variable system (with a message),
  * which keeps the default (auto); a value's name (allgather ring) and the
  * number older settings used (alltoall 1, Bruck's) are taken.  Read through
- * MPI_T; then a persistent broadcast and allreduce run on what was kept.
+ * MPI_T, with ompix's version (coll_persist_ompix_version); then a
+ * persistent broadcast and allreduce run on what was kept.
  */
 #include "ompix_test.h"
 #include "ompix_mpit.h"
@@ -36,6 +37,19 @@ static void cvar_range_check_environment(void)
 
     CHECK(NULL != bcast && 0 == strcmp(bcast, "9"));
     CHECK(NULL != allreduce && 0 == strcmp(allreduce, "fastest"));
+}
+
+/* ompix's version, as ompi_info shows it, stays readable after MPI_Init:
+ * digits and dots, as configure.ac's AC_INIT says (test/docs/version.py). */
+static void cvar_range_check_version(void)
+{
+    char version[4096] = "";
+    size_t len;
+
+    CHECK(MPI_SUCCESS == ompix_mpit_cvar_string("coll_persist_ompix_version", version,
+                                                sizeof(version)));
+    len = strlen(version);
+    CHECK(len > 0 && strspn(version, "0123456789.") == len);
 }
 
 static void cvar_range_check_collectives(void)
@@ -71,6 +85,7 @@ int main(int argc, char **argv)
     cvar_range_check("coll_persist_allreduce_algorithm", 0, "auto");
     cvar_range_check("coll_persist_allgather_algorithm", 2, "ring");
     cvar_range_check("coll_persist_alltoall_algorithm", 1, "bruck");
+    cvar_range_check_version();
     cvar_range_check_collectives();
     MPI_T_finalize();
     return ompix_test_finish("persist_cvar_range");

@@ -10,6 +10,7 @@
 
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/coll/base/base.h"
+#include "ompi/mca/common/ompix/common_ompix_version.h"
 
 #include "coll_persist.h"
 
@@ -144,6 +145,9 @@ static const struct {
      "every other rank has copied the oldest one out (at least 1)"},
 };
 
+/* coll_persist_ompix_version, coll_persist_ompix_provides */
+static char *mca_coll_persist_ompix_version, *mca_coll_persist_ompix_provides;
+
 static int mca_coll_persist_component_register(void)
 {
     for (size_t i = 0; i < sizeof(mca_coll_persist_params) / sizeof(mca_coll_persist_params[0]);
@@ -165,6 +169,9 @@ static int mca_coll_persist_component_register(void)
             OBJ_RELEASE(enumerator);
         }
     }
+    mca_common_ompix_version_register(&mca_coll_persist_component.super.collm_version,
+                                      &mca_coll_persist_ompix_version,
+                                      &mca_coll_persist_ompix_provides);
     if (mca_coll_persist_component.shm_bcast_depth < 1) {
         mca_coll_persist_component.shm_bcast_depth = 1;
     }

@@ -16,6 +16,7 @@
 #include "ompi/mca/pml/base/base.h"
 #include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
+#include "ompi/mca/common/ompix/common_ompix_version.h"
 
 #include "pml_chan.h"
 
@@ -58,6 +59,9 @@ static const mca_base_var_enum_value_t mca_pml_chan_remote_values[] = {
     { MCA_PML_CHAN_REMOTE_AM, "am" },
     { 0, NULL },
 };
+
+/* pml_chan_ompix_version, pml_chan_ompix_provides */
+static char *mca_pml_chan_ompix_version, *mca_pml_chan_ompix_provides;
 
 /* Our variables, registered without MCA_BASE_VAR_FLAG_DWG (which
  * mca_base_component_var_register adds): PML selection closes us as an
@@ -184,6 +188,15 @@ static int mca_pml_chan_register(void)
         "processes allow it",
         OPAL_INFO_LVL_9, &c->remote);
 
+    /* Strings, freed by the variable system: deregistered with our group
+     * (coll/persist's copies stay visible after MPI_Init). */
+    mca_common_ompix_version_register(&c->super.pmlm_version, &mca_pml_chan_ompix_version,
+                                      &mca_pml_chan_ompix_provides);
+    /* A framework that was registered but never opened (ompi_info, MPI_T
+     * without MPI_Init) unloads us without calling our close: stay mapped,
+     * since our variables, registered without DWG, point into our data. */
+    (void) mca_base_component_repository_retain_component(c->super.pmlm_version.mca_type_name,
+                                                          c->super.pmlm_version.mca_component_name);
     mca_common_ompix_ucx_register();
     return OMPI_SUCCESS;
 }
