@@ -11,9 +11,11 @@
 #include <mpi.h>
 #include <string.h>
 
-/* The int value of the control variable NAME: MPI_SUCCESS, or the MPI_T
- * error of the lookup (MPI_T_ERR_INVALID_NAME: no such variable now). */
-static inline int ompix_mpit_cvar_int(const char *name, int *value)
+/* The value of the control variable NAME into BUF, which holds CAPACITY
+ * elements of its type (1 for an int; Open MPI 4.1 asks 2048 chars of a
+ * string variable): MPI_SUCCESS, or the MPI_T error of the lookup
+ * (MPI_T_ERR_INVALID_NAME: no such variable now). */
+static inline int ompix_mpit_cvar_read(const char *name, void *buf, int capacity)
 {
     MPI_T_cvar_handle handle;
     int index, count, rc;
@@ -26,30 +28,14 @@ static inline int ompix_mpit_cvar_int(const char *name, int *value)
     if (MPI_SUCCESS != rc) {
         return rc;
     }
-    rc = 1 == count ? MPI_T_cvar_read(handle, value) : MPI_T_ERR_INVALID;
+    rc = count <= capacity ? MPI_T_cvar_read(handle, buf) : MPI_T_ERR_INVALID;
     MPI_T_cvar_handle_free(&handle);
     return rc;
 }
 
-/* The string value of the control variable NAME into BUF (LEN bytes; Open
- * MPI 4.1 asks for 2048, the count of every string variable's handle):
- * MPI_SUCCESS or the MPI_T error. */
-static inline int ompix_mpit_cvar_string(const char *name, char *buf, int len)
+static inline int ompix_mpit_cvar_int(const char *name, int *value)
 {
-    MPI_T_cvar_handle handle;
-    int index, count, rc;
-
-    rc = MPI_T_cvar_get_index(name, &index);
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
-    rc = MPI_T_cvar_handle_alloc(index, NULL, &handle, &count);
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
-    rc = count <= len ? MPI_T_cvar_read(handle, buf) : MPI_T_ERR_INVALID;
-    MPI_T_cvar_handle_free(&handle);
-    return rc;
+    return ompix_mpit_cvar_read(name, value, 1);
 }
 
 /* How many values the enumeration of the control variable NAME has (0: it

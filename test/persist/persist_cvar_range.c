@@ -46,8 +46,8 @@ static void cvar_range_check_version(void)
     char version[4096] = "";
     size_t len;
 
-    CHECK(MPI_SUCCESS == ompix_mpit_cvar_string("coll_persist_ompix_version", version,
-                                                sizeof(version)));
+    CHECK(MPI_SUCCESS == ompix_mpit_cvar_read("coll_persist_ompix_version", version,
+                                              sizeof(version)));
     len = strlen(version);
     CHECK(len > 0 && strspn(version, "0123456789.") == len);
 }
