@@ -11,6 +11,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/coll/base/base.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_coll.h"
+#include "ompi/mca/common/ompix/common_ompix_version.h"
 
 #include "coll_persist.h"
 
@@ -56,63 +57,122 @@ mca_coll_persist_component_t mca_coll_persist_component = {
     .shm_bcast_depth = 8,
 };
 
-/* Every parameter is an int of the component, documented here. */
+/* The algorithm parameters' values, by name; the numbers older settings
+ * used stay valid, any other value is refused by Open MPI's variable system
+ * (a message, and the default stays). */
+static const mca_base_var_enum_value_t mca_coll_persist_bcast_values[] = {
+    { MCA_COLL_PERSIST_AUTO, "auto" },
+    { MCA_COLL_PERSIST_BCAST_BINOMIAL, "binomial" },
+    { MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER, "scatter_allgather" },
+    { 0, NULL },
+};
+
+static const mca_base_var_enum_value_t mca_coll_persist_allreduce_values[] = {
+    { MCA_COLL_PERSIST_AUTO, "auto" },
+    { MCA_COLL_PERSIST_ALLREDUCE_RECURSIVE_DOUBLING, "recursive_doubling" },
+    { MCA_COLL_PERSIST_ALLREDUCE_RING, "ring" },
+    { 0, NULL },
+};
+
+static const mca_base_var_enum_value_t mca_coll_persist_allgather_values[] = {
+    { MCA_COLL_PERSIST_AUTO, "auto" },
+    { MCA_COLL_PERSIST_EXCHANGE_BRUCK, "bruck" },
+    { MCA_COLL_PERSIST_EXCHANGE_LINEAR, "ring" },
+    { 0, NULL },
+};
+
+static const mca_base_var_enum_value_t mca_coll_persist_alltoall_values[] = {
+    { MCA_COLL_PERSIST_AUTO, "auto" },
+    { MCA_COLL_PERSIST_EXCHANGE_BRUCK, "bruck" },
+    { MCA_COLL_PERSIST_EXCHANGE_LINEAR, "pairwise" },
+    { 0, NULL },
+};
+
+/* Every parameter is an int of the component, documented here; values
+ * names those whose values are a choice. */
 static const struct {
     const char *name;
     int *storage;
+    const mca_base_var_enum_value_t *values;
     const char *description;
 } mca_coll_persist_params[] = {
-    {"priority", &mca_coll_persist_component.priority,
+    {"priority", &mca_coll_persist_component.priority, NULL,
      "Priority of coll persist. It only fills the persistent-collective (MPIX_*_init) "
      "slots, so any value above coll libnbc's (10) makes it serve them; 0 or "
      "--mca coll ^persist leaves them to libnbc"},
     {"bcast_algorithm", &mca_coll_persist_component.bcast_algorithm,
-     "Persistent broadcast algorithm: 0 choose by message size (see bcast_large and "
-     "shm_max_bytes), 1 binomial tree, 2 binomial scatter then ring allgather"},
-    {"bcast_large", &mca_coll_persist_component.bcast_large,
+     mca_coll_persist_bcast_values,
+     "Persistent broadcast algorithm: auto (0) chooses by message size (see bcast_large "
+     "and shm_max_bytes), binomial (1) a binomial tree, scatter_allgather (2) a binomial "
+     "scatter then a ring allgather"},
+    {"bcast_large", &mca_coll_persist_component.bcast_large, NULL,
      "Message size in bytes from which the automatic choice broadcasts by scatter "
      "and allgather instead of a binomial tree"},
     {"allreduce_algorithm", &mca_coll_persist_component.allreduce_algorithm,
-     "Persistent allreduce algorithm: 0 choose by message size and operation (see "
-     "allreduce_large and shm_max_bytes), 1 recursive doubling, 2 ring reduce-scatter then "
-     "ring allgather (commutative operations only; others use recursive doubling)"},
-    {"allreduce_large", &mca_coll_persist_component.allreduce_large,
+     mca_coll_persist_allreduce_values,
+     "Persistent allreduce algorithm: auto (0) chooses by message size and operation (see "
+     "allreduce_large and shm_max_bytes), recursive_doubling (1), ring (2) a ring "
+     "reduce-scatter then a ring allgather (commutative operations only; others use "
+     "recursive doubling)"},
+    {"allreduce_large", &mca_coll_persist_component.allreduce_large, NULL,
      "Message size in bytes from which the automatic choice uses the ring allreduce "
      "for commutative operations"},
     {"allgather_algorithm", &mca_coll_persist_component.allgather_algorithm,
-     "Persistent allgather algorithm: 0 choose by size (see allgather_large), 1 Bruck "
-     "(log2 p rounds through a scratch buffer), 2 ring on the user's buffer"},
-    {"allgather_large", &mca_coll_persist_component.allgather_large,
+     mca_coll_persist_allgather_values,
+     "Persistent allgather algorithm: auto (0) chooses by size (see allgather_large), bruck "
+     "(1) Bruck's (log2 p rounds through a scratch buffer), ring (2) a ring on the user's "
+     "buffer"},
+    {"allgather_large", &mca_coll_persist_component.allgather_large, NULL,
      "Total gathered bytes from which the automatic choice uses the ring allgather "
      "instead of Bruck's (which it uses for more than 2 ranks below this)"},
     {"alltoall_algorithm", &mca_coll_persist_component.alltoall_algorithm,
-     "Persistent alltoall algorithm: 0 choose by size (see alltoall_small), 1 Bruck "
-     "(log2 p rounds, blocks packed by copies), 2 pairwise exchange"},
-    {"alltoall_small", &mca_coll_persist_component.alltoall_small,
+     mca_coll_persist_alltoall_values,
+     "Persistent alltoall algorithm: auto (0) chooses by size (see alltoall_small), bruck "
+     "(1) Bruck's (log2 p rounds, blocks packed by copies), pairwise (2) a pairwise "
+     "exchange"},
+    {"alltoall_small", &mca_coll_persist_component.alltoall_small, NULL,
      "Block size in bytes below which the automatic choice uses Bruck's alltoall (for "
      "more than 2 ranks) instead of the pairwise exchange"},
-    {"shm_max_bytes", &mca_coll_persist_component.shm_max_bytes,
+    {"shm_max_bytes", &mca_coll_persist_component.shm_max_bytes, NULL,
      "Largest message in bytes for which a barrier, broadcast or allreduce on a "
      "communicator within one node is planned over a shared segment (a start is a copy "
      "and a flag store) instead of point-to-point requests, when the algorithm is chosen "
      "automatically; 0 disables the shared-memory plans"},
-    {"shm_max_ranks", &mca_coll_persist_component.shm_max_ranks,
+    {"shm_max_ranks", &mca_coll_persist_component.shm_max_ranks, NULL,
      "Largest communicator served by the shared-memory plans (every rank reads every "
      "other rank's slot, so the cost grows with the size)"},
-    {"shm_bcast_depth", &mca_coll_persist_component.shm_bcast_depth,
+    {"shm_bcast_depth", &mca_coll_persist_component.shm_bcast_depth, NULL,
      "Slots of a shared-memory broadcast: how many starts the root may complete before "
      "every other rank has copied the oldest one out (at least 1)"},
 };
+
+/* coll_persist_ompix_version, coll_persist_ompix_provides */
+static char *mca_coll_persist_ompix_version, *mca_coll_persist_ompix_provides;
 
 static int mca_coll_persist_component_register(void)
 {
     for (size_t i = 0; i < sizeof(mca_coll_persist_params) / sizeof(mca_coll_persist_params[0]);
          ++i) {
+        mca_base_var_enum_t *enumerator = NULL;
+        char enum_name[64];
+
+        if (NULL != mca_coll_persist_params[i].values) {
+            snprintf(enum_name, sizeof(enum_name), "coll_persist_%s",
+                     mca_coll_persist_params[i].name);
+            (void) mca_base_var_enum_create(enum_name, mca_coll_persist_params[i].values,
+                                            &enumerator);
+        }
         (void) mca_base_component_var_register(
             &mca_coll_persist_component.super.collm_version, mca_coll_persist_params[i].name,
-            mca_coll_persist_params[i].description, MCA_BASE_VAR_TYPE_INT, NULL, 0, 0,
+            mca_coll_persist_params[i].description, MCA_BASE_VAR_TYPE_INT, enumerator, 0, 0,
             OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY, mca_coll_persist_params[i].storage);
+        if (NULL != enumerator) {
+            OBJ_RELEASE(enumerator);
+        }
     }
+    mca_common_ompix_version_register(&mca_coll_persist_component.super.collm_version,
+                                      &mca_coll_persist_ompix_version,
+                                      &mca_coll_persist_ompix_provides);
     if (mca_coll_persist_component.shm_bcast_depth < 1) {
         mca_coll_persist_component.shm_bcast_depth = 1;
     }

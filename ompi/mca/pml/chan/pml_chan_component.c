@@ -17,6 +17,7 @@
 #include "ompi/mca/common/ompix/common_ompix_compat_pml.h"
 #include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
+#include "ompi/mca/common/ompix/common_ompix_version.h"
 
 #include "pml_chan.h"
 
@@ -46,6 +47,13 @@ mca_pml_chan_component_t mca_pml_chan_component = {
     },
 };
 
+/* pml_chan_enable: the numbers older settings used stay valid. */
+static const mca_base_var_enum_value_t mca_pml_chan_enable_values[] = {
+    { 0, "off" },
+    { 1, "on" },
+    { 0, NULL },
+};
+
 /* pml_chan_remote */
 static const mca_base_var_enum_value_t mca_pml_chan_remote_values[] = {
     { MCA_PML_CHAN_REMOTE_TAG, "tag" },
@@ -53,44 +61,100 @@ static const mca_base_var_enum_value_t mca_pml_chan_remote_values[] = {
     { 0, NULL },
 };
 
+/* pml_chan_ompix_version, pml_chan_ompix_provides */
+static char *mca_pml_chan_ompix_version, *mca_pml_chan_ompix_provides;
+
+/* Our variables, registered without MCA_BASE_VAR_FLAG_DWG (which
+ * mca_base_component_var_register adds): PML selection closes us as an
+ * unselected component and would deregister them with our group, so MPI_T
+ * would lose them after MPI_Init, although we stay loaded (their storage
+ * stays mapped).  mca_pml_chan_close deregisters them when we do not stay. */
+static void mca_pml_chan_register_var(const char *name, const char *description,
+                                      mca_base_var_type_t type, mca_base_var_enum_t *enumerator,
+                                      mca_base_var_info_lvl_t level, mca_base_var_scope_t scope,
+                                      void *storage)
+{
+    const mca_base_component_t *v = &mca_pml_chan_component.super.pmlm_version;
+
+    (void) mca_base_var_register(v->mca_project_name, v->mca_type_name, v->mca_component_name,
+                                 name, description, type, enumerator, 0, 0, level, scope,
+                                 storage);
+}
+
+/* An int variable whose values have names: any other value is refused by
+ * Open MPI's variable system (a message, and the default stays). */
+static void mca_pml_chan_register_enum(const char *name, const mca_base_var_enum_value_t *values,
+                                       const char *description, mca_base_var_info_lvl_t level,
+                                       int *storage)
+{
+    mca_base_var_enum_t *enumerator = NULL;
+    char enum_name[64];
+
+    snprintf(enum_name, sizeof(enum_name), "pml_chan_%s", name);
+    (void) mca_base_var_enum_create(enum_name, values, &enumerator);
+    mca_pml_chan_register_var(name, description, MCA_BASE_VAR_TYPE_INT, enumerator, level,
+                              MCA_BASE_VAR_SCOPE_GROUP, storage);
+    if (NULL != enumerator) {
+        OBJ_RELEASE(enumerator);
+    }
+}
+
+/* Every variable of our group (the framework deregisters only those flagged
+ * DWG), before the close that unmaps their storage. */
+static void mca_pml_chan_deregister(void)
+{
+    const mca_base_component_t *v = &mca_pml_chan_component.super.pmlm_version;
+    const mca_base_var_group_t *group;
+    opal_value_array_t *vars;
+    int index = mca_base_var_group_find(v->mca_project_name, v->mca_type_name,
+                                        v->mca_component_name);
+
+    if (0 > index || OPAL_SUCCESS != mca_base_var_group_get(index, &group)) {
+        return;
+    }
+    vars = (opal_value_array_t *) &group->group_vars;
+    for (size_t i = 0; i < opal_value_array_get_size(vars); ++i) {
+        (void) mca_base_var_deregister(OPAL_VALUE_ARRAY_GET_ITEM(vars, int, i));
+    }
+}
+
 static int mca_pml_chan_register(void)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
-    mca_base_var_enum_t *remote_enum = NULL;
 
     c->enable = 1;
-    (void) mca_base_component_var_register(
-        &c->super.pmlm_version, "enable",
-        "Bound channels (MPIX_Bind_channel) through pml/chan's engine: 1 (default) runs a "
+    mca_pml_chan_register_enum(
+        "enable", mca_pml_chan_enable_values,
+        "Bound channels (MPIX_Bind_channel) through pml/chan's engine: on (1, default) runs a "
         "channel over its own UCX worker (a shared-memory ring on one node, messages "
-        "between nodes: pml_chan_remote); 0 keeps pml/chan loaded only to describe persistent requests, and the channel "
-        "extension runs every channel on its generic fallback.  pml/chan is never the selected "
+        "between nodes: pml_chan_remote); off (0) keeps pml/chan loaded only to describe "
+        "persistent requests, and the channel extension runs every channel on its generic "
+        "fallback.  pml/chan is never the selected "
         "PML: it stays loaded beside it and wraps only its isend_init and irecv_init (with an "
         "explicit --mca pml X, list it too: --mca pml X,chan)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_2, MCA_BASE_VAR_SCOPE_GROUP,
-        &c->enable);
+        OPAL_INFO_LVL_2, &c->enable);
 
     c->verbose = 0;
-    (void) mca_base_component_var_register(
-        &c->super.pmlm_version, "verbose",
+    mca_pml_chan_register_var(
+        "verbose",
         "Verbosity of pml/chan (0: errors only, 10: loading and UCX bring-up, 20: each "
         "channel's path as it is connected and unbound)",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
         &c->verbose);
 
     c->debug_ready = false;
-    (void) mca_base_component_var_register(
-        &c->super.pmlm_version, "debug_ready",
+    mca_pml_chan_register_var(
+        "debug_ready",
         "Check ready channels (bound from MPI_Send_init, MPI_Rsend_init, MPI_Bsend_init): "
         "a send start whose receive is not yet started is erroneous; when true, MPI_Start "
         "reports it (MPI_ERR_OTHER and a message) instead of overwriting the receiver's "
         "slot.  Costs the receiver one credit store per start; set it on every process",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
+        MCA_BASE_VAR_TYPE_BOOL, NULL, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_GROUP,
         &c->debug_ready);
 
     c->large_min = 1048576;
-    (void) mca_base_component_var_register(
-        &c->super.pmlm_version, "large_min",
+    mca_pml_chan_register_var(
+        "large_min",
         "Smallest message (bytes) of a bound channel between two processes of one node that "
         "the sender writes straight into the receiver's buffer (one copy, by the kernel: "
         "cma, process_vm_writev) instead of through the receiver's shared-memory ring (a copy "
@@ -100,24 +164,22 @@ static int mca_pml_chan_register(void)
         "below it the ring was faster in every measurement on the machine measured "
         "(README-design.md); from it the ring was faster only on a quiet machine, slower "
         "under load, and its shared memory (slack x size per channel) grows",
-        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
         &c->large_min);
 
     c->large_cma = true;
-    (void) mca_base_component_var_register(
-        &c->super.pmlm_version, "large_cma",
+    mca_pml_chan_register_var(
+        "large_cma",
         "Whether a sender on pml_chan_large_min's path writes with cma (process_vm_writev) "
         "when the kernel allows it (true, default) or always with UCX puts and a flush, which "
         "UCX 1.13 emulates with active messages between processes of one node (for "
         "comparison and to test that way)",
-        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        MCA_BASE_VAR_TYPE_BOOL, NULL, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
         &c->large_cma);
 
     c->remote = MCA_PML_CHAN_REMOTE_TAG;
-    (void) mca_base_var_enum_create("pml_chan_remote", mca_pml_chan_remote_values,
-                                    &remote_enum);
-    (void) mca_base_component_var_register(
-        &c->super.pmlm_version, "remote",
+    mca_pml_chan_register_enum(
+        "remote", mca_pml_chan_remote_values,
         "How a channel's messages travel when its two processes can not map each other's "
         "memory (other nodes, or UCX without shared memory): tag (default), one tag-matched "
         "UCX message into a receive posted into the receiver's slot (ucp_tag_send_nbx: over "
@@ -125,12 +187,17 @@ static int mca_pml_chan_register(void)
         "copies it into the slot (ucp_am_send_nbx: over TCP a sendmsg() of three parts, "
         "slower; for comparison and to test that way).  A channel takes tag only when both "
         "processes allow it",
-        MCA_BASE_VAR_TYPE_INT, remote_enum, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_GROUP,
-        &c->remote);
-    if (NULL != remote_enum) {
-        OBJ_RELEASE(remote_enum);
-    }
+        OPAL_INFO_LVL_9, &c->remote);
 
+    /* Strings, freed by the variable system: deregistered with our group
+     * (coll/persist's copies stay visible after MPI_Init). */
+    mca_common_ompix_version_register(&c->super.pmlm_version, &mca_pml_chan_ompix_version,
+                                      &mca_pml_chan_ompix_provides);
+    /* A framework that was registered but never opened (ompi_info, MPI_T
+     * without MPI_Init) unloads us without calling our close: stay mapped,
+     * since our variables, registered without DWG, point into our data. */
+    (void) mca_base_component_repository_retain_component(c->super.pmlm_version.mca_type_name,
+                                                          c->super.pmlm_version.mca_component_name);
     mca_common_ompix_ucx_register();
     return OMPI_SUCCESS;
 }
@@ -257,6 +324,7 @@ static int mca_pml_chan_close(void)
     }
     if (!c->active) {
         opal_output_close(c->output);
+        mca_pml_chan_deregister();
     }
     return OMPI_SUCCESS;
 }
