@@ -110,7 +110,7 @@ static void state_rules(MPI_Request cr)
               MPI_ERR_REQUEST);
     /* MPI_Start refuses an idle continuation request; MPI_Startall
      * without parameter checks calls its start function, which reports
-     * MPI_ERR_REQUEST to the handler, but Open MPI 4.1's MPI_Startall
+     * MPI_ERR_REQUEST to the handler, but Open MPI's MPI_Startall (4.1 and 5.0)
      * ignores what a start function returns, so its return code is not
      * checked here (test/continue/cont_errors.c checks it with checks on). */
     CHECK_ERR(MPI_Start(&cr2), MPI_ERR_REQUEST);

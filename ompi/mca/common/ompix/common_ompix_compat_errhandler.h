@@ -6,10 +6,12 @@
  * follows MPI-3.1: on MPI_COMM_WORLD.  5.0 decides by its mpi_compat_mpi3
  * parameter: MPI_COMM_WORLD by default, MPI-4's MPI_COMM_SELF when it is
  * false, and the initial error handler outside MPI_Init..MPI_Finalize
- * (OMPI_ERRHANDLER_NOHANDLE_INVOKE).  And 5.0's MPI_Start/MPI_Startall raise
- * the error a request's req_start returns themselves, where 4.1's return
- * it unreported: a req_start reports it only on 4.1, else the error
- * handler would run twice.
+ * (OMPI_ERRHANDLER_NOHANDLE_INVOKE).  And 5.0's MPI_Start raises the error
+ * a request's req_start returns itself, where 4.1's returns it unreported:
+ * a req_start reports it only on 4.1, else the error handler would run
+ * twice.  MPI_Startall ignores what req_start returns in both series (it
+ * reports success), so a req_start that only MPI_Startall reaches reports
+ * it always.
  */
 #ifndef MCA_COMMON_OMPIX_COMPAT_ERRHANDLER_H
 #define MCA_COMMON_OMPIX_COMPAT_ERRHANDLER_H
@@ -40,6 +42,14 @@ static inline int mca_common_ompix_errhandler_start(int rc, const char *message)
 #else
     return mca_common_ompix_errhandler_nohandle(rc, message);
 #endif
+}
+
+/* What a req_start that only MPI_Startall reaches (that of a request whose
+ * type MPI_Start refuses before calling it) returns for error rc: reported
+ * here in both series, since no MPI_Startall reports it. */
+static inline int mca_common_ompix_errhandler_startall(int rc, const char *message)
+{
+    return mca_common_ompix_errhandler_nohandle(rc, message);
 }
 
 #endif /* MCA_COMMON_OMPIX_COMPAT_ERRHANDLER_H */

@@ -22,14 +22,14 @@ static int ompix_cont_request_start(size_t count, ompi_request_t **reqs)
 {
     (void) count;
     (void) reqs;
-    /* Reached only with parameter checks off (the request's type makes
-     * MPI_Start/MPI_Startall refuse it otherwise, see
-     * ompix_cont_request_create); where MPI_Start and MPI_Startall do not
-     * report what req_start returns (4.1), we do. */
-    return mca_common_ompix_errhandler_start(MPI_ERR_REQUEST,
-                                             "MPI_Start/MPI_Startall: a continuation request is "
-                                             "started by registering a continuation, not by "
-                                             "MPI_Start or MPI_Startall");
+    /* Reached only from MPI_Startall with parameter checks off (the
+     * request's type makes MPI_Start refuse it always and MPI_Startall
+     * with checks on, see ompix_cont_request_create); MPI_Startall does not
+     * report what req_start returns, so we do. */
+    return mca_common_ompix_errhandler_startall(MPI_ERR_REQUEST,
+                                                "MPI_Startall: a continuation request is "
+                                                "started by registering a continuation, not by "
+                                                "MPI_Start or MPI_Startall");
 }
 
 /* Cancelling a continuation request has no effect: MPI allows a cancel
