@@ -5,7 +5,9 @@
  * allocate, create and dynamic windows (osc sm, below it in priority, the
  * shared ones osc rdma refuses); without MPIX_Win_set_num_notify.
  * Shared memory only: osc rdma needs btl vader's RDMA (over TCP it
- * declines, and no component would serve the windows).
+ * declines, and no component would serve the windows).  On Open MPI 5.0
+ * under pml ucx osc rdma has no BTL at all, so test/run runs those cases
+ * over osc ucx (SERIES_PML_MCA).
  */
 #define NOTIFY_GENERIC 1
 #include "notify_target.c"
