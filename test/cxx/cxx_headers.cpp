@@ -7,7 +7,10 @@
  * functions with C linkage.  It also runs each API once, from C++ code: a
  * continuation with a lambda callback (MPIX_ and PMPIX_ entry points), a
  * put_notify taken at the target with waitsome + reset and a notification
- * request, and a ring of bound channels.
+ * request, and a ring of bound channels where the channel extension is
+ * built (Open MPI 4.1; not on 5.0, see docs/ARCHITECTURE.md "Open MPI
+ * series"): the channel part depends on its feature macro, as a user's code
+ * would, but a 4.1 <mpi-ext.h> without it fails.
  */
 #include "ompix_test.h"
 #include "ompix_chan_pml.h"
@@ -20,8 +23,8 @@
 #ifndef OMPI_HAVE_MPI_EXT_NOTIFY
 #error "<mpi-ext.h> does not declare notified RMA"
 #endif
-#ifndef OMPI_HAVE_MPI_EXT_CHAN
-#error "<mpi-ext.h> does not declare channels"
+#if !defined(OMPI_HAVE_MPI_EXT_CHAN) && OMPI_MAJOR_VERSION < 5
+#error "<mpi-ext.h> does not declare channels, which ompix builds on Open MPI 4.1"
 #endif
 
 namespace {
@@ -94,6 +97,7 @@ void notified_put()
     MPI_Win_free(&win);
 }
 
+#ifdef OMPI_HAVE_MPI_EXT_CHAN
 /* A ring of bound channels (send right, receive from left), bound together
  * so that a process bound to itself needs no second party. */
 void channel_ring()
@@ -114,16 +118,21 @@ void channel_ring()
     MPI_Request_free(&in[0]);
     MPI_Request_free(&in[1]);
 }
+#endif
 
 } // namespace
 
 int main(int argc, char **argv)
 {
+#ifdef OMPI_HAVE_MPI_EXT_CHAN
     ompix_chan_add_to_pml_list();
+#endif
     ompix_test_init(&argc, &argv);
     continuation(false);
     continuation(true);
     notified_put();
+#ifdef OMPI_HAVE_MPI_EXT_CHAN
     channel_ring();
+#endif
     return ompix_test_finish("cxx_headers");
 }
