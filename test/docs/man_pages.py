@@ -10,9 +10,11 @@ The install: --prefix, else OMPIX_TEST_MPI_PREFIX (test/run --mpi-prefix:
 an Open MPI tree built with ompix, headers in include/openmpi/mpiext),
 else the prefix of pkg-config's ompix (the plugin build, headers in
 include/ompix/openmpi/mpiext).  The headers checked are the public ones
-ompix's sources install (ompi_HEADERS of ompi/mpiext/*/c/Makefile.am),
-read from the install, so the check covers what users got; each must be
-installed.  Names: every MPIX_ identifier declared as a function or as a
+ompix's sources install (ompi_HEADERS of ompi/mpiext/*/c/Makefile.am)
+for every extension the install's <mpi-ext.h> says is built
+(OMPI_HAVE_MPI_EXT_<NAME>; the channel extension is not built against Open
+MPI 5.0), read from the install, so the check covers what users got; each
+must be installed.  Names: every MPIX_ identifier declared as a function or as a
 function type (typedef void MPIX_X(...), typedef int (*MPIX_X)(...)).
 
 Each name is looked up with `man -w NAME` and MANPATH the install's
@@ -32,16 +34,36 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def public_headers():
-    """The header file names the mpiext Makefile.am files install."""
+def public_headers(built):
+    """The header file names the mpiext Makefile.am files of the extensions
+    in BUILT install."""
     names = []
     for am in sorted(glob.glob(os.path.join(TOP, "ompi", "mpiext", "*", "c", "Makefile.am"))):
+        if os.path.basename(os.path.dirname(os.path.dirname(am))) not in built:
+            continue
         with open(am) as f:
             text = f.read().replace("\\\n", " ")
         m = re.search(r"^ompi_HEADERS\s*=(.*)$", text, re.M)
         if m:
             names += m.group(1).split()
     return names
+
+
+def built_extensions(prefix):
+    """The extensions the install's <mpi-ext.h> declares (the plugin
+    build's in include/ompix, an Open MPI tree's in include), by its
+    OMPI_HAVE_MPI_EXT_<NAME> macros; every extension of the source tree
+    when it has none."""
+    exts = [os.path.basename(d) for d in glob.glob(os.path.join(TOP, "ompi", "mpiext", "*"))
+            if os.path.isdir(os.path.join(d, "c"))]
+    for sub in ("include/ompix", "include"):
+        path = os.path.join(prefix, sub, "mpi-ext.h")
+        if os.path.exists(path):
+            with open(path) as f:
+                text = f.read()
+            return {e for e in exts if re.search(r"#\s*define\s+OMPI_HAVE_MPI_EXT_%s\b"
+                                                 % e.upper(), text)}
+    return set(exts)
 
 
 def find_prefix(args):
@@ -125,7 +147,7 @@ def main():
 
     prefix, incdir = find_prefix(args)
     mandir = os.path.join(prefix, "share", "man")
-    headers = public_headers()
+    headers = public_headers(built_extensions(prefix))
     if not headers:
         sys.exit("man_pages: no ompi_HEADERS in ompi/mpiext/*/c/Makefile.am")
     problems, names = [], set()
