@@ -11,6 +11,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/coll/base/base.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_coll.h"
+#include "ompi/mca/common/ompix/common_ompix_var.h"
 #include "ompi/mca/common/ompix/common_ompix_version.h"
 
 #include "coll_persist.h"
@@ -153,22 +154,19 @@ static int mca_coll_persist_component_register(void)
 {
     for (size_t i = 0; i < sizeof(mca_coll_persist_params) / sizeof(mca_coll_persist_params[0]);
          ++i) {
-        mca_base_var_enum_t *enumerator = NULL;
-        char enum_name[64];
+        const mca_base_component_t *v = &mca_coll_persist_component.super.collm_version;
 
         if (NULL != mca_coll_persist_params[i].values) {
-            snprintf(enum_name, sizeof(enum_name), "coll_persist_%s",
-                     mca_coll_persist_params[i].name);
-            (void) mca_base_var_enum_create(enum_name, mca_coll_persist_params[i].values,
-                                            &enumerator);
+            mca_common_ompix_var_register_enum(
+                v, mca_coll_persist_params[i].name, mca_coll_persist_params[i].description,
+                mca_coll_persist_params[i].values, MCA_BASE_VAR_FLAG_DWG, OPAL_INFO_LVL_6,
+                MCA_BASE_VAR_SCOPE_READONLY, mca_coll_persist_params[i].storage);
+            continue;
         }
         (void) mca_base_component_var_register(
-            &mca_coll_persist_component.super.collm_version, mca_coll_persist_params[i].name,
-            mca_coll_persist_params[i].description, MCA_BASE_VAR_TYPE_INT, enumerator, 0, 0,
-            OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY, mca_coll_persist_params[i].storage);
-        if (NULL != enumerator) {
-            OBJ_RELEASE(enumerator);
-        }
+            v, mca_coll_persist_params[i].name, mca_coll_persist_params[i].description,
+            MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_READONLY,
+            mca_coll_persist_params[i].storage);
     }
     mca_common_ompix_version_register(&mca_coll_persist_component.super.collm_version,
                                       &mca_coll_persist_ompix_version,

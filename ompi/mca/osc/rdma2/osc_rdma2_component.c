@@ -12,6 +12,7 @@
 #include "opal/mca/base/mca_base_var.h"
 #include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
+#include "ompi/mca/common/ompix/common_ompix_var.h"
 #include "ompi/mca/osc/base/base.h"
 
 #include "osc_rdma2_am.h"
@@ -82,15 +83,9 @@ static void mca_osc_rdma2_register_enum(const char *name, const mca_base_var_enu
                                         const char *description, mca_base_var_info_lvl_t level,
                                         mca_base_var_scope_t scope, int *storage)
 {
-    mca_base_var_enum_t *enumerator = NULL;
-    char enum_name[64];
-
-    snprintf(enum_name, sizeof(enum_name), "osc_rdma2_%s", name);
-    (void) mca_base_var_enum_create(enum_name, values, &enumerator);
-    mca_osc_rdma2_register_int(name, description, level, scope, enumerator, storage);
-    if (NULL != enumerator) {
-        OBJ_RELEASE(enumerator);
-    }
+    mca_common_ompix_var_register_enum(&mca_osc_rdma2_component.super.osc_version, name,
+                                       description, values, MCA_BASE_VAR_FLAG_DWG, level, scope,
+                                       storage);
 }
 
 static int mca_osc_rdma2_register(void)

@@ -17,6 +17,7 @@
 #include "ompi/mca/common/ompix/common_ompix_compat_pml.h"
 #include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
+#include "ompi/mca/common/ompix/common_ompix_var.h"
 #include "ompi/mca/common/ompix/common_ompix_version.h"
 
 #include "pml_chan.h"
@@ -87,16 +88,10 @@ static void mca_pml_chan_register_enum(const char *name, const mca_base_var_enum
                                        const char *description, mca_base_var_info_lvl_t level,
                                        int *storage)
 {
-    mca_base_var_enum_t *enumerator = NULL;
-    char enum_name[64];
-
-    snprintf(enum_name, sizeof(enum_name), "pml_chan_%s", name);
-    (void) mca_base_var_enum_create(enum_name, values, &enumerator);
-    mca_pml_chan_register_var(name, description, MCA_BASE_VAR_TYPE_INT, enumerator, level,
-                              MCA_BASE_VAR_SCOPE_GROUP, storage);
-    if (NULL != enumerator) {
-        OBJ_RELEASE(enumerator);
-    }
+    /* No MCA_BASE_VAR_FLAG_DWG, as mca_pml_chan_register_var says. */
+    mca_common_ompix_var_register_enum(&mca_pml_chan_component.super.pmlm_version, name,
+                                       description, values, 0, level, MCA_BASE_VAR_SCOPE_GROUP,
+                                       storage);
 }
 
 /* Every variable of our group (the framework deregisters only those flagged
