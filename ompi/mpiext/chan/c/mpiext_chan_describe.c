@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "ompi/mca/common/ompix/common_ompix_compat_comm.h"
 #include "ompi/mca/pml/base/base.h"
 #include "ompi/mca/pml/base/pml_base_request.h"
 #include "ompi/mca/pml/pml.h"
@@ -41,7 +42,7 @@ typedef struct ompix_chan_base_send_t {
  * and only after the fields that can be checked agree (the context id in
  * the UCX tag, the datatype's class, the endpoint among the
  * communicator's).  UCX tag: MPI tag (24 bits) | source rank (20) |
- * context id (20). */
+ * context id (20): the local one, c_index on 5.0 (mca_common_ompix_comm_local_cid). */
 typedef struct ompix_chan_ucx_preq_t {
     ompi_request_t ompi;
     ompi_request_t *tmp_req;
@@ -131,7 +132,7 @@ static int ompix_chan_describe_ucx(ompi_request_t *req, mca_pml_chan_reqinfo_t *
     opal_class_t *cls;
 
     if (NULL == comm || NULL == u->ompi_datatype
-        || (u->tag & OMPIX_CHAN_UCX_CID_MASK) != (comm->c_contextid & OMPIX_CHAN_UCX_CID_MASK)) {
+        || (u->tag & OMPIX_CHAN_UCX_CID_MASK) != (mca_common_ompix_comm_local_cid(comm) & OMPIX_CHAN_UCX_CID_MASK)) {
         return MPI_ERR_UNSUPPORTED_OPERATION;  /* not the layout we know */
     }
     /* Predefined datatypes are initialized as opal's class, others as ompi's. */
