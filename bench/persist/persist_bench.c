@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "ompix_bench.h"
+#include "../../test/include/ompix_pcoll.h"    /* MPIX_*_init on 5.0 too */
 
 #define REPS 15
 
