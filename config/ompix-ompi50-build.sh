@@ -43,6 +43,8 @@ old_suite=bookworm
 new_suite=trixie
 
 if [ $deps -eq 1 ] && [ "$(id -u)" = 0 ]; then
+    # A fresh machine has no package lists yet.
+    apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
         build-essential flex perl dpkg-dev libucx-dev \
         libhwloc-dev libevent-dev zlib1g-dev >/dev/null
@@ -81,7 +83,10 @@ apt_opts=(-o "Dir::Etc::SourceList=$work/apt/none.list"
 src=$(ls -d "$work"/openmpi-5.0.* 2>/dev/null | head -n 1 || true)
 if [ -z "$src" ] || [ ! -f "$src/configure" ]; then
     : > "$work/apt/none.list"
-    ompix_ompi50_sources > "$work/apt/parts/debian13-src.sources"
+    # One entry per archive: a machine with deb-src lines of its own for
+    # Debian 12 (config/ompix-deb-src.sh) derives each archive twice.
+    ompix_ompi50_sources | awk -v RS= '!seen[$0]++ { print $0 "\n" }' \
+        > "$work/apt/parts/debian13-src.sources"
     [ -s "$work/apt/parts/debian13-src.sources" ] ||
         { echo "ompix-ompi50-build: no Debian archive in this machine's apt sources" >&2; exit 1; }
     log "fetching Debian 13's openmpi source package"
