@@ -35,6 +35,7 @@
 #include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_completion.h"
+#include "osc_rdma2_pass.h"
 #include "osc_rdma2_passive.h"
 #include "osc_rdma2_path_mapped.h"
 #include "osc_rdma2_path_ucx.h"
@@ -261,13 +262,19 @@ static int mca_osc_rdma2_run(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t
 {
     const char *src = NULL != acc->obuf ? acc->obuf + idx : NULL;
     char *old = NULL != acc->rbuf ? acc->rbuf + idx : NULL;
+    bool locked;
+    int ret, ret2;
 
     if (0 != (ra % acc->esize)) {
         return mca_osc_rdma2_run_locked(acc, ra, len, src, old);
     }
-    return &mca_osc_rdma2_win_path_mapped == acc->mem->path
+    ret = mca_osc_rdma2_pass_join(acc->peer, &locked);
+    if (OMPI_SUCCESS != ret) return ret;
+    ret = &mca_osc_rdma2_win_path_mapped == acc->mem->path
         ? mca_osc_rdma2_elems_mapped(acc, ra, len, src, old)
         : mca_osc_rdma2_elems(acc, ra, len, src, old);
+    ret2 = mca_osc_rdma2_pass_leave(acc->peer, locked);
+    return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
 /* Walks the target layout; element i of the contiguous origin/result
@@ -312,6 +319,28 @@ mca_osc_rdma2_element_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int t
 /* Lock path for a whole operation: typed copies, so padding and pair      */
 /* types are handled by the datatype engine.                               */
 
+/* A contiguous target range of packed elements: the op in place, one
+ * vectorized pass (what osc sm does). */
+static bool mca_osc_rdma2_contig_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int tcount,
+                                     ompi_datatype_t *tdt, size_t n)
+{
+    ptrdiff_t lb, extent;
+
+    ompi_datatype_get_extent(acc->prim, &lb, &extent);
+    if ((size_t) extent != acc->esize || !ompi_datatype_is_contiguous_memory_layout(tdt, tcount)) {
+        return false;
+    }
+    ompi_datatype_get_true_extent(tdt, &lb, &extent);
+    tp += lb;
+    if (NULL != acc->rbuf) memcpy(acc->rbuf, tp, n * acc->esize);
+    if (mca_osc_rdma2_is_replace(acc->op)) {
+        memcpy(tp, acc->obuf, n * acc->esize);
+    } else if (!mca_osc_rdma2_is_no_op(acc->op)) {
+        ompi_op_reduce(acc->op, (void *) acc->obuf, tp, (int) n, acc->prim);
+    }
+    return true;
+}
+
 static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int tcount,
                                    ompi_datatype_t *tdt, size_t n)
 {
@@ -319,6 +348,9 @@ static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int
     ptrdiff_t lb, extent;
     char *tmp;
 
+    if (mca_osc_rdma2_contig_rmw(acc, tp, tcount, tdt, n)) {
+        return OMPI_SUCCESS;
+    }
     if (NULL != acc->rbuf) {
         mca_common_ompix_datatype_copy(tp, tcount, tdt, acc->rbuf, (int) n, acc->prim);
     }
@@ -359,6 +391,7 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
     }
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS != ret) return ret;
+    mca_osc_rdma2_pass_begin(peer);
     tp = acc->mem->path->direct(acc->mem, raddr);
     if (NULL != tp) {
         ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
@@ -385,6 +418,7 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
         }
         free(span);
     }
+    mca_osc_rdma2_pass_end(peer);
     ret2 = mca_osc_rdma2_acc_unlock(peer);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
@@ -516,7 +550,8 @@ mca_osc_rdma2_acc_run(mca_osc_rdma2_acc_t *acc, const void *origin, int ocount,
                                           sizeof(stackbuf), &acc->rbuf, &rfree, &result_direct);
     }
     if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_element_type(acc->module, acc->peer, acc->prim)
+        ret = mca_osc_rdma2_element_type(acc->module, acc->peer, acc->prim) &&
+              !mca_osc_rdma2_pass_wanted(n, acc->esize)
             ? mca_osc_rdma2_element_path(acc, raddr, tcount, tdt)
             : mca_osc_rdma2_lock_path(acc, raddr, tcount, tdt, n);
     }
@@ -677,7 +712,7 @@ mca_osc_rdma2_fast_element_word(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
 {
     mca_osc_rdma2_acc_t acc;
 
-    if (!mca_osc_rdma2_op_valid(op, dt)) return false;
+    if (!mca_osc_rdma2_op_valid(op, dt) || !mca_osc_rdma2_pass_enter(peer)) return false;
     acc.module = module;
     acc.peer = peer;
     acc.mem = &peer->win;
@@ -688,6 +723,7 @@ mca_osc_rdma2_fast_element_word(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
                                      mca_osc_rdma2_is_no_op(op) ? NULL : origin, result,
                                      mca_osc_rdma2_mapped_fetch_op, mca_osc_rdma2_mapped_load,
                                      mca_osc_rdma2_mapped_cswap);
+    mca_osc_rdma2_pass_exit(peer);
     return true;
 }
 
@@ -714,6 +750,8 @@ mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target, struct om
     w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
     if (NULL == w) return false;
     if (OPAL_LIKELY(s >= 4 && mca_osc_rdma2_fast_native(op, c, &aop))) {
+        /* a pass runs there: the general path waits for it */
+        if (OPAL_UNLIKELY(!mca_osc_rdma2_pass_enter(peer))) return false;
         if (8 == s) {
             uint64_t v, old;
             memcpy(&v, origin, 8);
@@ -725,6 +763,7 @@ mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target, struct om
             old = mca_common_ompix_atomic_fetch_op_32((volatile uint32_t *) w, aop, v);
             if (NULL != result) memcpy(result, &old, 4);
         }
+        mca_osc_rdma2_pass_exit(peer);
         *ret = OMPI_SUCCESS;
         return true;
     }
@@ -750,7 +789,7 @@ static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int ta
         return false;
     }
     w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
-    if (NULL == w) return false;
+    if (NULL == w || OPAL_UNLIKELY(!mca_osc_rdma2_pass_enter(peer))) return false;
     *ret = OMPI_SUCCESS;
     if (8 == s) {
         uint64_t cur, nv;
@@ -758,25 +797,24 @@ static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int ta
         memcpy(&nv, origin, 8);
         (void) mca_common_ompix_atomic_cswap_64((volatile uint64_t *) w, &cur, nv);
         memcpy(result, &cur, 8);
-        return true;
-    }
-    if (4 == s) {
+    } else if (4 == s) {
         uint32_t cur, nv;
         memcpy(&cur, compare, 4);
         memcpy(&nv, origin, 4);
         (void) mca_common_ompix_atomic_cswap_32((volatile uint32_t *) w, &cur, nv);
         memcpy(result, &cur, 4);
-        return true;
+    } else {
+        acc.module = module;
+        acc.peer = peer;
+        acc.mem = &peer->win;
+        acc.prim = dt;
+        acc.esize = s;
+        acc.op = &ompi_mpi_op_replace.op;
+        *ret = mca_osc_rdma2_cas_word(&acc, peer->win.base + (uint64_t) (w - peer->win.ptr),
+                                      origin, compare, result, mca_osc_rdma2_mapped_load,
+                                      mca_osc_rdma2_mapped_cswap);
     }
-    acc.module = module;
-    acc.peer = peer;
-    acc.mem = &peer->win;
-    acc.prim = dt;
-    acc.esize = s;
-    acc.op = &ompi_mpi_op_replace.op;
-    *ret = mca_osc_rdma2_cas_word(&acc, peer->win.base + (uint64_t) (w - peer->win.ptr), origin,
-                                  compare, result, mca_osc_rdma2_mapped_load,
-                                  mca_osc_rdma2_mapped_cswap);
+    mca_osc_rdma2_pass_exit(peer);
     return true;
 }
 
@@ -875,7 +913,8 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
                                 .op = &ompi_mpi_op_replace.op };
     const mca_osc_rdma2_win_path_t *path;
     uint64_t raddr;
-    int ret;
+    bool locked;
+    int ret, ret2;
 
     if (mca_osc_rdma2_fast_cas(acc.module, target, dt, target_disp, origin_addr, compare_addr,
                                result_addr, &ret)) {
@@ -900,8 +939,12 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
     ompi_datatype_type_size(dt, &acc.esize);
     if (mca_osc_rdma2_element_type(acc.module, acc.peer, dt) && 0 == raddr % acc.esize) {
         path = acc.mem->path;
-        return mca_osc_rdma2_cas_word(&acc, raddr, origin_addr, compare_addr, result_addr,
-                                      path->load, path->cswap);
+        ret = mca_osc_rdma2_pass_join(acc.peer, &locked);
+        if (OMPI_SUCCESS != ret) return ret;
+        ret = mca_osc_rdma2_cas_word(&acc, raddr, origin_addr, compare_addr, result_addr,
+                                     path->load, path->cswap);
+        ret2 = mca_osc_rdma2_pass_leave(acc.peer, locked);
+        return OMPI_SUCCESS != ret ? ret : ret2;
     }
     return mca_osc_rdma2_cas_locked(&acc, raddr, origin_addr, compare_addr, result_addr);
 }
