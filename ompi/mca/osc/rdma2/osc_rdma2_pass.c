@@ -19,16 +19,16 @@ static bool mca_osc_rdma2_pass_needed(const mca_osc_rdma2_peer_t *peer)
     return MCA_OSC_RDMA2_ACC_ELEMENT == peer->module->acc_mode && !mca_osc_rdma2_peer_mixed(peer);
 }
 
-void mca_osc_rdma2_pass_begin(mca_osc_rdma2_peer_t *peer)
+bool mca_osc_rdma2_pass_begin(mca_osc_rdma2_peer_t *peer)
 {
     volatile uint64_t *w;
     unsigned spins = 0;
 
-    if (!mca_osc_rdma2_pass_needed(peer)) return;
+    if (!mca_osc_rdma2_pass_needed(peer)) return false;
     w = mca_osc_rdma2_pass_word(peer);
     if (0 == (mca_common_ompix_atomic_fetch_add_64(w, MCA_OSC_RDMA2_PASS) &
               MCA_OSC_RDMA2_LOW_MASK)) {
-        return;
+        return true;
     }
     /* Updates in flight are a few atomics each and wait for nothing, so no
      * progress is needed (and none runs with the lock held: it could start
@@ -37,11 +37,12 @@ void mca_osc_rdma2_pass_begin(mca_osc_rdma2_peer_t *peer)
     while (0 != (mca_common_ompix_atomic_load_acq_64(w) & MCA_OSC_RDMA2_LOW_MASK)) {
         if (0 == (++spins & 255)) sched_yield();
     }
+    return true;
 }
 
-void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer)
+void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer, bool began)
 {
-    if (!mca_osc_rdma2_pass_needed(peer)) return;
+    if (!began) return;
     mca_common_ompix_atomic_add_rel_64(mca_osc_rdma2_pass_word(peer), -MCA_OSC_RDMA2_PASS);
 }
 

@@ -28,6 +28,7 @@
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 
 #include "osc_rdma2_component.h"
+#include "osc_rdma2_passive.h"
 #include "osc_rdma2_peer.h"
 #include "osc_rdma2_state.h"
 
@@ -71,9 +72,33 @@ static inline bool mca_osc_rdma2_pass_wanted(size_t n, size_t esize)
 }
 
 /* The writer side, with the accumulate lock held: toward an element-mode
- * peer, keeps element updates out until mca_osc_rdma2_pass_end. */
-void mca_osc_rdma2_pass_begin(mca_osc_rdma2_peer_t *peer);
-void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer);
+ * peer, keeps element updates out until mca_osc_rdma2_pass_end (true:
+ * it did; end gets that answer, as the peer may be marked mixed meanwhile). */
+bool mca_osc_rdma2_pass_begin(mca_osc_rdma2_peer_t *peer);
+void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer, bool began);
+
+/* The target's accumulate lock around a pass of the fast path: with one
+ * thread and the process state block mapped, one CPU compare-and-swap and
+ * one release add (the word mca_osc_rdma2_acc_lock takes; about 50
+ * instructions less); busy, or with threads (turns), that function.
+ * *cpu says which unlock is due. */
+static inline int mca_osc_rdma2_pass_lock(mca_osc_rdma2_peer_t *peer, bool *cpu)
+{
+    uint64_t free_word = 0;
+
+    *cpu = NULL != peer->pstate.ptr && NULL == peer->acc && !opal_using_threads() &&
+           mca_common_ompix_atomic_cswap_acq_64(
+               &((mca_osc_rdma2_pstate_t *) peer->pstate.ptr)->acc_lock, &free_word, 1);
+    return *cpu ? OMPI_SUCCESS : mca_osc_rdma2_acc_lock(peer);
+}
+
+static inline int mca_osc_rdma2_pass_unlock(mca_osc_rdma2_peer_t *peer, bool cpu)
+{
+    if (!cpu) return mca_osc_rdma2_acc_unlock(peer);
+    mca_common_ompix_atomic_add_rel_64(&((mca_osc_rdma2_pstate_t *) peer->pstate.ptr)->acc_lock,
+                                       (uint64_t) -1);
+    return OMPI_SUCCESS;
+}
 
 END_C_DECLS
 
