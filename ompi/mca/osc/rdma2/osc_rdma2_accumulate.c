@@ -371,6 +371,75 @@ static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int
     return OMPI_SUCCESS;
 }
 
+/* Through a path that copies (CMA, UCX): fetch the bytes (tcount, tdt)
+ * covers (a negative extent repeats the type downwards), update, write
+ * back, completed before the release. */
+static int mca_osc_rdma2_fetched_rmw(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcount,
+                                     ompi_datatype_t *tdt, size_t n)
+{
+    mca_osc_rdma2_peer_t *peer = acc->peer;
+    ptrdiff_t true_lb, true_extent, lb, extent, rep, lo;
+    char *span, *tp;
+    size_t len;
+    int ret;
+
+    ompi_datatype_get_true_extent(tdt, &true_lb, &true_extent);
+    ompi_datatype_get_extent(tdt, &lb, &extent);
+    rep = (ptrdiff_t) (tcount - 1) * extent;
+    lo = true_lb + (rep < 0 ? rep : 0);
+    len = (size_t) (true_lb + true_extent + (rep > 0 ? rep : 0) - lo);
+    span = malloc(len);
+    if (NULL == span) return OMPI_ERR_OUT_OF_RESOURCE;
+    tp = span - lo;
+    ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tp, tcount, tdt, raddr, tcount, tdt);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
+    if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
+        ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tp, tcount, tdt, raddr, tcount, tdt);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
+    }
+    free(span);
+    return ret;
+}
+
+/* The same for a get_accumulate on a contiguous range of packed elements:
+ * the old elements are fetched straight into the result and the new ones
+ * computed from them (3-buffer op), one copy of the range less (*done
+ * false: not such a case, nothing done). */
+static int mca_osc_rdma2_fetched_contig(const mca_osc_rdma2_acc_t *acc, uint64_t raddr,
+                                        int tcount, ompi_datatype_t *tdt, size_t n, bool *done)
+{
+    mca_osc_rdma2_peer_t *peer = acc->peer;
+    size_t len = n * acc->esize;
+    const char *src = acc->obuf;
+    char *tmp = NULL;
+    ptrdiff_t lb, extent;
+    int ret;
+
+    ompi_datatype_get_extent(acc->prim, &lb, &extent);
+    *done = NULL != acc->rbuf && (size_t) extent == acc->esize &&
+            ompi_datatype_is_contiguous_memory_layout(tdt, tcount) &&
+            (mca_osc_rdma2_is_no_op(acc->op) || mca_osc_rdma2_is_replace(acc->op) ||
+             NULL != acc->op->o_3buff_intrinsic.fns[ompi_op_ddt_map[acc->prim->id]]);
+    if (!*done) return OMPI_SUCCESS;
+    ompi_datatype_get_true_extent(tdt, &lb, &extent);
+    raddr += (uint64_t) lb;
+    ret = mca_osc_rdma2_xfer(acc->peer, acc->mem, false, acc->rbuf, (int) len, MPI_BYTE, raddr,
+                             (int) len, MPI_BYTE);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
+    if (OMPI_SUCCESS != ret || mca_osc_rdma2_is_no_op(acc->op)) return ret;
+    if (!mca_osc_rdma2_is_replace(acc->op)) {
+        src = tmp = malloc(len);
+        if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
+        ompi_3buff_op_reduce(acc->op, (void *) acc->obuf, acc->rbuf, tmp, (int) n, acc->prim);
+    }
+    ret = mca_osc_rdma2_xfer(peer, acc->mem, true, (void *) src, (int) len, MPI_BYTE, raddr,
+                             (int) len, MPI_BYTE);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
+    free(tmp);
+    return ret;
+}
+
 /* Read-modify-write of the span the target layout covers: in place where
  * the path reaches it with loads and stores; otherwise fetched, updated
  * here and written back. */
@@ -379,10 +448,8 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
                         ompi_datatype_t *tdt, size_t n)
 {
     mca_osc_rdma2_peer_t *peer = acc->peer;
-    ptrdiff_t true_lb, true_extent, lb, extent, rep, lo;
-    char *span = NULL, *tp;
-    size_t len;
-    bool pass;
+    char *tp;
+    bool pass, done;
     int ret, ret2;
 
     if (NULL != peer->acc) {        /* the target applies it (osc_rdma2_am.c) */
@@ -398,26 +465,8 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
         ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
         opal_atomic_wmb();
     } else {
-        /* the bytes (tcount, tdt) covers; a negative extent repeats the
-         * type downwards */
-        ompi_datatype_get_true_extent(tdt, &true_lb, &true_extent);
-        ompi_datatype_get_extent(tdt, &lb, &extent);
-        rep = (ptrdiff_t) (tcount - 1) * extent;
-        lo = true_lb + (rep < 0 ? rep : 0);
-        len = (size_t) (true_lb + true_extent + (rep > 0 ? rep : 0) - lo);
-        span = malloc(len);
-        ret = NULL == span ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
-        tp = span - lo;
-        if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tp, tcount, tdt, raddr, tcount, tdt);
-        }
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
-        if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
-            ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tp, tcount, tdt, raddr, tcount, tdt);
-            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
-        }
-        free(span);
+        ret = mca_osc_rdma2_fetched_contig(acc, raddr, tcount, tdt, n, &done);
+        if (!done) ret = mca_osc_rdma2_fetched_rmw(acc, raddr, tcount, tdt, n);
     }
     mca_osc_rdma2_pass_end(peer, pass);
     ret2 = mca_osc_rdma2_acc_unlock(peer);
@@ -899,6 +948,12 @@ int mca_osc_rdma2_get_accumulate(const void *origin_addr, int origin_count,
         result_addr = NULL;
     } else if (mca_osc_rdma2_bad_buffer(result_addr, result_count, result_dt)) {
         return MPI_ERR_BUFFER;
+    }
+    if (1 == target_count && 1 == result_count && result_dt == target_dt &&
+        (mca_osc_rdma2_is_no_op(op) || (1 == origin_count && origin_dt == target_dt)) &&
+        mca_osc_rdma2_fast_element(MCA_OSC_RDMA2_MODULE(win), target, target_dt, target_disp, op,
+                                   origin_addr, result_addr, &ret)) {
+        return ret;
     }
     if (origin_count == target_count && origin_dt == target_dt && result_count == target_count &&
         result_dt == target_dt && NULL != result_addr &&
