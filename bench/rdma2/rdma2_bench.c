@@ -44,6 +44,14 @@
  *   get_bw_64KiB  MPI_Win_flush, in an epoch (MB/s, 10^6 bytes)
  *   win_create_allocate  MPI_Win_allocate (or _shared) of 8 bytes +
  *                 MPI_Win_free, both ranks (µs per pair)
+ *   acc_<type>_<size>, get_acc_<type>_<size>  MPI_Accumulate /
+ *                 MPI_Get_accumulate (MPI_SUM of 1s and -1s in turn: no
+ *                 overflow, exact in every type) + MPI_Win_flush, in an
+ *                 epoch: type char, float or double (MPI_CHAR, MPI_FLOAT,
+ *                 MPI_DOUBLE), size 8B, 1KiB, 64KiB or 1MiB of contiguous
+ *                 elements (OSU's osu_acc_latency / osu_get_acc_latency
+ *                 with -s flush); checked: every fetched first element, and
+ *                 the target's first and last elements of every size
  *   passive_lock_ms  rank 1 times MPI_Win_lock(EXCLUSIVE, 0) + MPI_Put +
  *                 MPI_Win_unlock while rank 0 computes for one second
  *                 without calling MPI (ms, median of PASSIVE_REPS); an
@@ -58,7 +66,9 @@
  * set up peer state) and between the metric's own setup and teardown;
  * collect with --toggle-collect='rdma2_bench_measured_*' and take the
  * difference of two run lengths, so that one-time costs (lazy binding,
- * first-touch) cancel.  Only the origin-only metrics have an instr form:
+ * first-touch) cancel.  The acc_ and get_acc_ loops of 1KiB, 64KiB and 1MiB run
+ * N/10, N/200 and N/1000 iterations there (BIG_DIV; bench/run divides
+ * accordingly): a callgrind run of 2000 1 MiB reductions would take hours.  Only the origin-only metrics have an instr form:
  * rank 1 waits in a barrier meanwhile, so rank 0's count is its own work,
  * not polling for a peer that callgrind slowed down.  The data is checked
  * as in timed runs ("INSTR <metric> ok" or "FAILED <metric> ...").
@@ -98,7 +108,20 @@
 #define OFF_CAS 24                /* rank 1's: incremented by rank 0's compare_and_swaps */
 #define OFF_BWPUT 4096            /* the peer's bandwidth puts: put_pat */
 #define OFF_BWGET (OFF_BWPUT + BW_WINDOW * BW_BYTES)   /* constant get_pat(owner) */
-#define WIN_BYTES (OFF_BWGET + BW_WINDOW * BW_BYTES)
+#define OFF_BIG (OFF_BWGET + BW_WINDOW * BW_BYTES)  /* rank 1's: the acc_ metrics, one
+                                                   * BIG_MAX region per type */
+#define BIG_MAX (1 << 20)
+#define WIN_BYTES (OFF_BIG + BIG_TYPES * BIG_MAX)
+
+/* The acc_/get_acc_ metrics: types, sizes, and the instr divisors. */
+enum { BIG_CHAR, BIG_FLOAT, BIG_DOUBLE, BIG_TYPES };
+enum { BIG_8B, BIG_1KIB, BIG_64KIB, BIG_1MIB, BIG_SIZES };
+static const size_t big_bytes[BIG_SIZES] = {8, 1024, 65536, BIG_MAX};
+static const long big_div[BIG_SIZES] = {1, 10, 200, 1000};
+static const size_t big_esize[BIG_TYPES] = {1, sizeof(float), sizeof(double)};
+static int64_t big_adds[BIG_TYPES][BIG_SIZES];  /* rank 0: sum of what each size added */
+static int big_turn[BIG_TYPES];                   /* rank 0: next one adds -1 */
+static unsigned char *big_ones[BIG_TYPES][2], *big_res;   /* 1s and -1s */
 
 static int rank, peer, shared, created;
 static void *created_mem;        /* create: the window memory, freed after MPI_Win_free */
@@ -296,6 +319,103 @@ static void cas_flush(long n)
     }
 }
 
+/* ---- acc_/get_acc_: large accumulates */
+
+static MPI_Datatype big_type(int t)
+{
+    return BIG_CHAR == t ? MPI_CHAR : BIG_FLOAT == t ? MPI_FLOAT : MPI_DOUBLE;
+}
+
+/* Whether element idx of a type-t array holds k. */
+static int big_is(int t, const void *buf, size_t idx, int64_t k)
+{
+    if (BIG_CHAR == t) return ((const signed char *) buf)[idx] == k;
+    if (BIG_FLOAT == t) return ((const float *) buf)[idx] == (float) k;
+    return ((const double *) buf)[idx] == (double) k;
+}
+
+/* What element idx of type t's region holds: the sums of the sizes covering it. */
+static int64_t big_count(int t, size_t idx)
+{
+    int64_t k = 0;
+    for (int z = 0; z < BIG_SIZES; ++z) {
+        k += idx < big_bytes[z] / big_esize[t] ? big_adds[t][z] : 0;
+    }
+    return k;
+}
+
+static void big_loop(int t, int z, int fetch, long n)
+{
+    MPI_Datatype dt = big_type(t);
+    int cnt = (int) (big_bytes[z] / big_esize[t]);
+    MPI_Aint off = OFF_BIG + (MPI_Aint) t * BIG_MAX;
+
+    for (long i = 0; 0 == rank && i < n; ++i) {
+        const void *src = big_ones[t][big_turn[t]];
+        if (fetch) {
+            MPI_Get_accumulate(src, cnt, dt, big_res, cnt, dt, 1, off, cnt, dt, MPI_SUM, win);
+        } else {
+            MPI_Accumulate(src, cnt, dt, 1, off, cnt, dt, MPI_SUM, win);
+        }
+        MPI_Win_flush(1, win);
+        bad += fetch && !big_is(t, big_res, 0, big_count(t, 0));
+        big_adds[t][z] += big_turn[t] ? -1 : 1;
+        big_turn[t] ^= 1;
+    }
+}
+
+/* Rank 1 checks the first and the last element of every size's range. */
+static void check_big(void)
+{
+    MPI_Bcast(big_adds, BIG_TYPES * BIG_SIZES, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    if (1 != rank) return;
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
+    for (int t = 0; t < BIG_TYPES; ++t) {
+        const unsigned char *region = base + OFF_BIG + (size_t) t * BIG_MAX;
+        for (int z = 0; z < BIG_SIZES; ++z) {
+            size_t last = big_bytes[z] / big_esize[t] - 1;
+            bad += !big_is(t, region, 0, big_count(t, 0)) ||
+                   !big_is(t, region, last, big_count(t, last));
+        }
+    }
+    MPI_Win_unlock(rank, win);
+}
+
+static void big_init(void)
+{
+    for (int t = 0; t < BIG_TYPES; ++t) {
+        for (int s = 0; s < 2; ++s) {
+            void *p = big_ones[t][s] = malloc(BIG_MAX);
+            for (size_t i = 0; i < BIG_MAX / big_esize[t]; ++i) {
+                if (BIG_CHAR == t) ((signed char *) p)[i] = (signed char) (s ? -1 : 1);
+                else if (BIG_FLOAT == t) ((float *) p)[i] = s ? -1.0f : 1.0f;
+                else ((double *) p)[i] = s ? -1.0 : 1.0;
+            }
+        }
+    }
+    big_res = malloc(BIG_MAX);
+}
+
+static void big_fini(void)
+{
+    for (int t = 0; t < BIG_TYPES; ++t) {
+        free(big_ones[t][0]);
+        free(big_ones[t][1]);
+    }
+    free(big_res);
+}
+
+#define BIG_LOOPS(t, z, name)                                           \
+    static void acc_##name(long n) { big_loop(t, z, 0, n); }            \
+    static void get_acc_##name(long n) { big_loop(t, z, 1, n); }
+/* X(type, size, name) for the four sizes of one type */
+#define BIG_SIZES_OF(X, t, name)                                        \
+    X(t, BIG_8B, name##_8B) X(t, BIG_1KIB, name##_1KiB)                 \
+    X(t, BIG_64KIB, name##_64KiB) X(t, BIG_1MIB, name##_1MiB)
+BIG_SIZES_OF(BIG_LOOPS, BIG_CHAR, char)
+BIG_SIZES_OF(BIG_LOOPS, BIG_FLOAT, float)
+BIG_SIZES_OF(BIG_LOOPS, BIG_DOUBLE, double)
+
 static void put_bw(long n)
 {
     for (long i = 0; 0 == rank && i < n; ++i) {
@@ -480,7 +600,26 @@ MEASURED(get_flush)
 MEASURED(acc_lock)
 MEASURED(fop_flush)
 MEASURED(cas_flush)
+/* instr: the acc_/get_acc_ loops of size z run n / big_div[z] iterations */
+#define MEASURED_BIG(t, z, name)                                                  \
+    __attribute__((noinline)) void rdma2_bench_measured_acc_##name(long n);     \
+    __attribute__((noinline)) void rdma2_bench_measured_acc_##name(long n)      \
+    {                                                                            \
+        acc_##name(n / big_div[z]);                                              \
+    }                                                                            \
+    __attribute__((noinline)) void rdma2_bench_measured_get_acc_##name(long n); \
+    __attribute__((noinline)) void rdma2_bench_measured_get_acc_##name(long n)  \
+    {                                                                            \
+        get_acc_##name(n / big_div[z]);                                          \
+    }
+BIG_SIZES_OF(MEASURED_BIG, BIG_CHAR, char)
+BIG_SIZES_OF(MEASURED_BIG, BIG_FLOAT, float)
+BIG_SIZES_OF(MEASURED_BIG, BIG_DOUBLE, double)
 #define M(name) rdma2_bench_measured_##name
+#define BIG_METRICS(name)                                                                   \
+    { "acc_" #name, "us", lock_peer, acc_##name, unlock_peer, check_big, 1, M(acc_##name) }, \
+    { "get_acc_" #name, "us", lock_peer, get_acc_##name, unlock_peer, check_big, 1,          \
+      M(get_acc_##name) }
 
 static const metric_t metrics[] = {
     { "put_lock", "us", NULL, put_lock, NULL, check_put, 1, M(put_lock) },
@@ -493,6 +632,10 @@ static const metric_t metrics[] = {
     { "acc_lock", "us", lock_peer, acc_lock, unlock_peer, check_acc, 1, M(acc_lock) },
     { "fop_flush", "us", lock_peer, fop_flush, unlock_peer, check_acc, 1, M(fop_flush) },
     { "cas_flush", "us", lock_peer, cas_flush, unlock_peer, check_cas, 1, M(cas_flush) },
+    BIG_METRICS(char_8B), BIG_METRICS(char_1KiB), BIG_METRICS(char_64KiB),
+    BIG_METRICS(char_1MiB), BIG_METRICS(float_8B), BIG_METRICS(float_1KiB),
+    BIG_METRICS(float_64KiB), BIG_METRICS(float_1MiB), BIG_METRICS(double_8B),
+    BIG_METRICS(double_1KiB), BIG_METRICS(double_64KiB), BIG_METRICS(double_1MiB),
     { "put_bw_64KiB", "MB/s", lock_peer, put_bw, unlock_peer, check_bw_put, 1, NULL },
     { "get_bw_64KiB", "MB/s", get_bw_setup, get_bw, get_bw_teardown, NULL, 1, NULL },
     { "win_create_allocate", "us", NULL, win_create, NULL, NULL, 1, NULL },
@@ -516,6 +659,7 @@ static void make_window(void)
     }
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win);
     memset(base, 0, OFF_BWGET);
+    memset(base + OFF_BIG, 0, (size_t) BIG_TYPES * BIG_MAX);
     int64_t v = getval(rank);
     memcpy(base + OFF_GET, &v, sizeof(v));
     for (long w = 0; w < BW_WINDOW; ++w) {
@@ -529,6 +673,7 @@ static void make_window(void)
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_incl(world, 1, &peer, &peer_group);
     MPI_Group_free(&world);
+    big_init();
     bwsrc = malloc(BW_BYTES);
     bwdst = malloc((size_t) BW_WINDOW * BW_BYTES);
     for (long j = 0; j < BW_BYTES; ++j) {
@@ -605,6 +750,7 @@ int main(int argc, char **argv)
     free(created_mem);
     free(bwsrc);
     free(bwdst);
+    big_fini();
     MPI_Finalize();
     return 0;
 }

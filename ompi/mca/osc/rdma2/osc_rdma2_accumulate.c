@@ -35,6 +35,7 @@
 #include "osc_rdma2_accumulate.h"
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_completion.h"
+#include "osc_rdma2_pass.h"
 #include "osc_rdma2_passive.h"
 #include "osc_rdma2_path_mapped.h"
 #include "osc_rdma2_path_ucx.h"
@@ -261,13 +262,19 @@ static int mca_osc_rdma2_run(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t
 {
     const char *src = NULL != acc->obuf ? acc->obuf + idx : NULL;
     char *old = NULL != acc->rbuf ? acc->rbuf + idx : NULL;
+    bool locked;
+    int ret, ret2;
 
     if (0 != (ra % acc->esize)) {
         return mca_osc_rdma2_run_locked(acc, ra, len, src, old);
     }
-    return &mca_osc_rdma2_win_path_mapped == acc->mem->path
+    ret = mca_osc_rdma2_pass_join(acc->peer, &locked);
+    if (OMPI_SUCCESS != ret) return ret;
+    ret = &mca_osc_rdma2_win_path_mapped == acc->mem->path
         ? mca_osc_rdma2_elems_mapped(acc, ra, len, src, old)
         : mca_osc_rdma2_elems(acc, ra, len, src, old);
+    ret2 = mca_osc_rdma2_pass_leave(acc->peer, locked);
+    return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
 /* Walks the target layout; element i of the contiguous origin/result
@@ -312,6 +319,28 @@ mca_osc_rdma2_element_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int t
 /* Lock path for a whole operation: typed copies, so padding and pair      */
 /* types are handled by the datatype engine.                               */
 
+/* A contiguous target range of packed elements: the op in place, one
+ * vectorized pass (what osc sm does). */
+static bool mca_osc_rdma2_contig_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int tcount,
+                                     ompi_datatype_t *tdt, size_t n)
+{
+    ptrdiff_t lb, extent;
+
+    ompi_datatype_get_extent(acc->prim, &lb, &extent);
+    if ((size_t) extent != acc->esize || !ompi_datatype_is_contiguous_memory_layout(tdt, tcount)) {
+        return false;
+    }
+    ompi_datatype_get_true_extent(tdt, &lb, &extent);
+    tp += lb;
+    if (NULL != acc->rbuf) memcpy(acc->rbuf, tp, n * acc->esize);
+    if (mca_osc_rdma2_is_replace(acc->op)) {
+        memmove(tp, acc->obuf, n * acc->esize);     /* a self target's origin may be there */
+    } else if (!mca_osc_rdma2_is_no_op(acc->op)) {
+        ompi_op_reduce(acc->op, (void *) acc->obuf, tp, (int) n, acc->prim);
+    }
+    return true;
+}
+
 static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int tcount,
                                    ompi_datatype_t *tdt, size_t n)
 {
@@ -319,6 +348,9 @@ static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int
     ptrdiff_t lb, extent;
     char *tmp;
 
+    if (mca_osc_rdma2_contig_rmw(acc, tp, tcount, tdt, n)) {
+        return OMPI_SUCCESS;
+    }
     if (NULL != acc->rbuf) {
         mca_common_ompix_datatype_copy(tp, tcount, tdt, acc->rbuf, (int) n, acc->prim);
     }
@@ -339,6 +371,75 @@ static int mca_osc_rdma2_typed_rmw(const mca_osc_rdma2_acc_t *acc, char *tp, int
     return OMPI_SUCCESS;
 }
 
+/* Through a path that copies (CMA, UCX): fetch the bytes (tcount, tdt)
+ * covers (a negative extent repeats the type downwards), update, write
+ * back, completed before the release. */
+static int mca_osc_rdma2_fetched_rmw(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcount,
+                                     ompi_datatype_t *tdt, size_t n)
+{
+    mca_osc_rdma2_peer_t *peer = acc->peer;
+    ptrdiff_t true_lb, true_extent, lb, extent, rep, lo;
+    char *span, *tp;
+    size_t len;
+    int ret;
+
+    ompi_datatype_get_true_extent(tdt, &true_lb, &true_extent);
+    ompi_datatype_get_extent(tdt, &lb, &extent);
+    rep = (ptrdiff_t) (tcount - 1) * extent;
+    lo = true_lb + (rep < 0 ? rep : 0);
+    len = (size_t) (true_lb + true_extent + (rep > 0 ? rep : 0) - lo);
+    span = malloc(len);
+    if (NULL == span) return OMPI_ERR_OUT_OF_RESOURCE;
+    tp = span - lo;
+    ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tp, tcount, tdt, raddr, tcount, tdt);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
+    if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
+        ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tp, tcount, tdt, raddr, tcount, tdt);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
+    }
+    free(span);
+    return ret;
+}
+
+/* The same for a get_accumulate on a contiguous range of packed elements:
+ * the old elements are fetched straight into the result and the new ones
+ * computed from them (3-buffer op), one copy of the range less (*done
+ * false: not such a case, nothing done). */
+static int mca_osc_rdma2_fetched_contig(const mca_osc_rdma2_acc_t *acc, uint64_t raddr,
+                                        int tcount, ompi_datatype_t *tdt, size_t n, bool *done)
+{
+    mca_osc_rdma2_peer_t *peer = acc->peer;
+    size_t len = n * acc->esize;
+    const char *src = acc->obuf;
+    char *tmp = NULL;
+    ptrdiff_t lb, extent;
+    int ret;
+
+    ompi_datatype_get_extent(acc->prim, &lb, &extent);
+    *done = NULL != acc->rbuf && (size_t) extent == acc->esize &&
+            ompi_datatype_is_contiguous_memory_layout(tdt, tcount) &&
+            (mca_osc_rdma2_is_no_op(acc->op) || mca_osc_rdma2_is_replace(acc->op) ||
+             NULL != acc->op->o_3buff_intrinsic.fns[ompi_op_ddt_map[acc->prim->id]]);
+    if (!*done) return OMPI_SUCCESS;
+    ompi_datatype_get_true_extent(tdt, &lb, &extent);
+    raddr += (uint64_t) lb;
+    ret = mca_osc_rdma2_xfer(acc->peer, acc->mem, false, acc->rbuf, (int) len, MPI_BYTE, raddr,
+                             (int) len, MPI_BYTE);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
+    if (OMPI_SUCCESS != ret || mca_osc_rdma2_is_no_op(acc->op)) return ret;
+    if (!mca_osc_rdma2_is_replace(acc->op)) {
+        src = tmp = malloc(len);
+        if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
+        ompi_3buff_op_reduce(acc->op, (void *) acc->obuf, acc->rbuf, tmp, (int) n, acc->prim);
+    }
+    ret = mca_osc_rdma2_xfer(peer, acc->mem, true, (void *) src, (int) len, MPI_BYTE, raddr,
+                             (int) len, MPI_BYTE);
+    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
+    free(tmp);
+    return ret;
+}
+
 /* Read-modify-write of the span the target layout covers: in place where
  * the path reaches it with loads and stores; otherwise fetched, updated
  * here and written back. */
@@ -347,9 +448,8 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
                         ompi_datatype_t *tdt, size_t n)
 {
     mca_osc_rdma2_peer_t *peer = acc->peer;
-    ptrdiff_t true_lb, true_extent, lb, extent, rep, lo;
-    char *span = NULL, *tp;
-    size_t len;
+    char *tp;
+    bool pass, done;
     int ret, ret2;
 
     if (NULL != peer->acc) {        /* the target applies it (osc_rdma2_am.c) */
@@ -359,32 +459,16 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
     }
     ret = mca_osc_rdma2_acc_lock(peer);
     if (OMPI_SUCCESS != ret) return ret;
+    pass = mca_osc_rdma2_pass_begin(peer);
     tp = acc->mem->path->direct(acc->mem, raddr);
     if (NULL != tp) {
         ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
         opal_atomic_wmb();
     } else {
-        /* the bytes (tcount, tdt) covers; a negative extent repeats the
-         * type downwards */
-        ompi_datatype_get_true_extent(tdt, &true_lb, &true_extent);
-        ompi_datatype_get_extent(tdt, &lb, &extent);
-        rep = (ptrdiff_t) (tcount - 1) * extent;
-        lo = true_lb + (rep < 0 ? rep : 0);
-        len = (size_t) (true_lb + true_extent + (rep > 0 ? rep : 0) - lo);
-        span = malloc(len);
-        ret = NULL == span ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
-        tp = span - lo;
-        if (OMPI_SUCCESS == ret) {
-            ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tp, tcount, tdt, raddr, tcount, tdt);
-        }
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
-        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
-        if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
-            ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tp, tcount, tdt, raddr, tcount, tdt);
-            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
-        }
-        free(span);
+        ret = mca_osc_rdma2_fetched_contig(acc, raddr, tcount, tdt, n, &done);
+        if (!done) ret = mca_osc_rdma2_fetched_rmw(acc, raddr, tcount, tdt, n);
     }
+    mca_osc_rdma2_pass_end(peer, pass);
     ret2 = mca_osc_rdma2_acc_unlock(peer);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
@@ -516,7 +600,8 @@ mca_osc_rdma2_acc_run(mca_osc_rdma2_acc_t *acc, const void *origin, int ocount,
                                           sizeof(stackbuf), &acc->rbuf, &rfree, &result_direct);
     }
     if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_element_type(acc->module, acc->peer, acc->prim)
+        ret = mca_osc_rdma2_element_type(acc->module, acc->peer, acc->prim) &&
+              !mca_osc_rdma2_pass_wanted(n, acc->esize)
             ? mca_osc_rdma2_element_path(acc, raddr, tcount, tdt)
             : mca_osc_rdma2_lock_path(acc, raddr, tcount, tdt, n);
     }
@@ -619,11 +704,11 @@ static inline uint8_t mca_osc_rdma2_elem_class(ompi_datatype_t *dt)
     return c;
 }
 
-/* The mapped address of one aligned element of `size` bytes at `disp` of
- * an element-mode target covered by the epoch, or NULL for the general
- * path (which then also reports any error). */
+/* The mapped address of `size` bytes at `disp` aligned to `align` (the
+ * element size) of an element-mode target covered by the epoch, or NULL for
+ * the general path (which then also reports any error). */
 static inline char *mca_osc_rdma2_fast_target(mca_osc_rdma2_module_t *module, int target,
-                                              ptrdiff_t disp, size_t size,
+                                              ptrdiff_t disp, size_t size, size_t align,
                                               mca_osc_rdma2_peer_t **peerp)
 {
     mca_osc_rdma2_peer_t *peer = module->peers[target];
@@ -636,7 +721,7 @@ static inline char *mca_osc_rdma2_fast_target(mca_osc_rdma2_module_t *module, in
     }
     if (!mca_osc_rdma2_disp_offset(disp, peer->disp_unit, &off) || off < 0 ||
         (uint64_t) off + size > peer->win.size ||
-        0 != ((peer->win.base + off) & (size - 1))) {
+        0 != ((peer->win.base + off) & (align - 1))) {
         return NULL;
     }
     *peerp = peer;
@@ -677,7 +762,7 @@ mca_osc_rdma2_fast_element_word(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
 {
     mca_osc_rdma2_acc_t acc;
 
-    if (!mca_osc_rdma2_op_valid(op, dt)) return false;
+    if (!mca_osc_rdma2_op_valid(op, dt) || !mca_osc_rdma2_pass_enter(peer)) return false;
     acc.module = module;
     acc.peer = peer;
     acc.mem = &peer->win;
@@ -688,6 +773,7 @@ mca_osc_rdma2_fast_element_word(mca_osc_rdma2_module_t *module, mca_osc_rdma2_pe
                                      mca_osc_rdma2_is_no_op(op) ? NULL : origin, result,
                                      mca_osc_rdma2_mapped_fetch_op, mca_osc_rdma2_mapped_load,
                                      mca_osc_rdma2_mapped_cswap);
+    mca_osc_rdma2_pass_exit(peer);
     return true;
 }
 
@@ -711,9 +797,11 @@ mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target, struct om
         OPAL_UNLIKELY(NULL == origin && !mca_osc_rdma2_is_no_op(op))) {
         return false;
     }
-    w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
+    w = mca_osc_rdma2_fast_target(module, target, disp, s, s, &peer);
     if (NULL == w) return false;
     if (OPAL_LIKELY(s >= 4 && mca_osc_rdma2_fast_native(op, c, &aop))) {
+        /* a pass runs there: the general path waits for it */
+        if (OPAL_UNLIKELY(!mca_osc_rdma2_pass_enter(peer))) return false;
         if (8 == s) {
             uint64_t v, old;
             memcpy(&v, origin, 8);
@@ -725,6 +813,7 @@ mca_osc_rdma2_fast_element(mca_osc_rdma2_module_t *module, int target, struct om
             old = mca_common_ompix_atomic_fetch_op_32((volatile uint32_t *) w, aop, v);
             if (NULL != result) memcpy(result, &old, 4);
         }
+        mca_osc_rdma2_pass_exit(peer);
         *ret = OMPI_SUCCESS;
         return true;
     }
@@ -749,8 +838,8 @@ static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int ta
         OPAL_UNLIKELY(NULL == origin || NULL == compare || NULL == result)) {
         return false;
     }
-    w = mca_osc_rdma2_fast_target(module, target, disp, s, &peer);
-    if (NULL == w) return false;
+    w = mca_osc_rdma2_fast_target(module, target, disp, s, s, &peer);
+    if (NULL == w || OPAL_UNLIKELY(!mca_osc_rdma2_pass_enter(peer))) return false;
     *ret = OMPI_SUCCESS;
     if (8 == s) {
         uint64_t cur, nv;
@@ -758,25 +847,59 @@ static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int ta
         memcpy(&nv, origin, 8);
         (void) mca_common_ompix_atomic_cswap_64((volatile uint64_t *) w, &cur, nv);
         memcpy(result, &cur, 8);
-        return true;
-    }
-    if (4 == s) {
+    } else if (4 == s) {
         uint32_t cur, nv;
         memcpy(&cur, compare, 4);
         memcpy(&nv, origin, 4);
         (void) mca_common_ompix_atomic_cswap_32((volatile uint32_t *) w, &cur, nv);
         memcpy(result, &cur, 4);
-        return true;
+    } else {
+        acc.module = module;
+        acc.peer = peer;
+        acc.mem = &peer->win;
+        acc.prim = dt;
+        acc.esize = s;
+        acc.op = &ompi_mpi_op_replace.op;
+        *ret = mca_osc_rdma2_cas_word(&acc, peer->win.base + (uint64_t) (w - peer->win.ptr),
+                                      origin, compare, result, mca_osc_rdma2_mapped_load,
+                                      mca_osc_rdma2_mapped_cswap);
     }
-    acc.module = module;
-    acc.peer = peer;
-    acc.mem = &peer->win;
-    acc.prim = dt;
-    acc.esize = s;
-    acc.op = &ompi_mpi_op_replace.op;
-    *ret = mca_osc_rdma2_cas_word(&acc, peer->win.base + (uint64_t) (w - peer->win.ptr), origin,
-                                  compare, result, mca_osc_rdma2_mapped_load,
-                                  mca_osc_rdma2_mapped_cswap);
+    mca_osc_rdma2_pass_exit(peer);
+    return true;
+}
+
+/* Several elements of one predefined type, contiguous at origin, result
+ * and target, to a mapped element-mode target: the locked pass straight
+ * away (the general path's packing, layout walk and checks find nothing to
+ * do here, and cost what the pass itself does at 8 bytes). */
+static inline bool mca_osc_rdma2_fast_pass(mca_osc_rdma2_module_t *module, int target,
+                                           struct ompi_datatype_t *dt, int count, ptrdiff_t disp,
+                                           ompi_op_t *op, const void *origin, void *result,
+                                           int *ret)
+{
+    size_t s = mca_osc_rdma2_elem_class(dt) & MCA_OSC_RDMA2_ELEM_SIZE, len = (size_t) count * s;
+    mca_osc_rdma2_peer_t *peer;
+    char *w;
+    bool pass, cpu;
+
+    if (count < 2 || !mca_osc_rdma2_pass_wanted((size_t) count, s) || !ompi_op_is_intrinsic(op) ||
+        (NULL == origin && !mca_osc_rdma2_is_no_op(op)) || !mca_osc_rdma2_op_valid(op, dt)) {
+        return false;
+    }
+    w = mca_osc_rdma2_fast_target(module, target, disp, len, s, &peer);
+    if (NULL == w) return false;
+    *ret = mca_osc_rdma2_pass_lock(peer, &cpu);
+    if (OMPI_SUCCESS != *ret) return true;
+    pass = mca_osc_rdma2_pass_begin(peer);
+    if (NULL != result) memcpy(result, w, len);
+    if (mca_osc_rdma2_is_replace(op)) {
+        memmove(w, origin, len);        /* a self target's origin may lie in the window */
+    } else if (!mca_osc_rdma2_is_no_op(op)) {
+        ompi_op_reduce(op, (void *) origin, w, count, dt);
+    }
+    opal_atomic_wmb();
+    mca_osc_rdma2_pass_end(peer, pass);
+    *ret = mca_osc_rdma2_pass_unlock(peer, cpu);
     return true;
 }
 
@@ -803,6 +926,11 @@ int mca_osc_rdma2_accumulate(const void *origin_addr, int origin_count,
                                    origin_addr, NULL, &ret)) {
         return ret;
     }
+    if (origin_count == target_count && origin_dt == target_dt &&
+        mca_osc_rdma2_fast_pass(MCA_OSC_RDMA2_MODULE(win), target, target_dt, target_count,
+                                target_disp, op, origin_addr, NULL, &ret)) {
+        return ret;
+    }
     return mca_osc_rdma2_acc_common(origin_addr, origin_count, origin_dt, NULL, 0, NULL, target,
                                     target_disp, target_count, target_dt, op, win);
 }
@@ -814,10 +942,24 @@ int mca_osc_rdma2_get_accumulate(const void *origin_addr, int origin_count,
                                  struct ompi_datatype_t *target_dt, struct ompi_op_t *op,
                                  struct ompi_win_t *win)
 {
+    int ret;
+
     if (0 == result_count) {
         result_addr = NULL;
     } else if (mca_osc_rdma2_bad_buffer(result_addr, result_count, result_dt)) {
         return MPI_ERR_BUFFER;
+    }
+    if (1 == target_count && 1 == result_count && result_dt == target_dt &&
+        (mca_osc_rdma2_is_no_op(op) || (1 == origin_count && origin_dt == target_dt)) &&
+        mca_osc_rdma2_fast_element(MCA_OSC_RDMA2_MODULE(win), target, target_dt, target_disp, op,
+                                   origin_addr, result_addr, &ret)) {
+        return ret;
+    }
+    if (origin_count == target_count && origin_dt == target_dt && result_count == target_count &&
+        result_dt == target_dt && NULL != result_addr &&
+        mca_osc_rdma2_fast_pass(MCA_OSC_RDMA2_MODULE(win), target, target_dt, target_count,
+                                target_disp, op, origin_addr, result_addr, &ret)) {
+        return ret;
     }
     return mca_osc_rdma2_acc_common(origin_addr, origin_count, origin_dt, result_addr,
                                     result_count, result_dt, target, target_disp, target_count,
@@ -875,7 +1017,8 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
                                 .op = &ompi_mpi_op_replace.op };
     const mca_osc_rdma2_win_path_t *path;
     uint64_t raddr;
-    int ret;
+    bool locked;
+    int ret, ret2;
 
     if (mca_osc_rdma2_fast_cas(acc.module, target, dt, target_disp, origin_addr, compare_addr,
                                result_addr, &ret)) {
@@ -900,8 +1043,12 @@ int mca_osc_rdma2_compare_and_swap(const void *origin_addr, const void *compare_
     ompi_datatype_type_size(dt, &acc.esize);
     if (mca_osc_rdma2_element_type(acc.module, acc.peer, dt) && 0 == raddr % acc.esize) {
         path = acc.mem->path;
-        return mca_osc_rdma2_cas_word(&acc, raddr, origin_addr, compare_addr, result_addr,
-                                      path->load, path->cswap);
+        ret = mca_osc_rdma2_pass_join(acc.peer, &locked);
+        if (OMPI_SUCCESS != ret) return ret;
+        ret = mca_osc_rdma2_cas_word(&acc, raddr, origin_addr, compare_addr, result_addr,
+                                     path->load, path->cswap);
+        ret2 = mca_osc_rdma2_pass_leave(acc.peer, locked);
+        return OMPI_SUCCESS != ret ? ret : ret2;
     }
     return mca_osc_rdma2_cas_locked(&acc, raddr, origin_addr, compare_addr, result_addr);
 }

@@ -43,6 +43,8 @@ typedef struct mca_osc_rdma2_component_t {
     int thread_max_sleep;           /* µs: the idle progress thread's longest nap */
     int acc_path;                   /* MCA_OSC_RDMA2_ACC_PATH_* (osc_rdma2_am.h) */
     int notify_slots;               /* notification counters per window and process */
+    int acc_pass_bytes;             /* element mode: accumulates this large run as one
+                                     * locked pass (osc_rdma2_accumulate.c) */
     int output;
     bool enable_mpi_threads;
     bool ucx_ready;                 /* context and worker created */

@@ -44,7 +44,10 @@ typedef struct mca_osc_rdma2_state_t {
     uint64_t pad2[7];
     volatile uint64_t mixed;        /* element mode: lock-mode memory overlaps ours
                                      * (osc_rdma2_overlap.c); read by every accumulate */
-    uint64_t pad3[7];
+    volatile uint64_t passes;       /* element mode, this rank as a target: PASS bit while
+                                     * a locked pass runs, low half element updates in
+                                     * flight (osc_rdma2_accumulate.c) */
+    uint64_t pad3[6];
     volatile uint64_t fence_meet[MCA_OSC_RDMA2_FENCE_MEET_MAX]; /* rank 0's: fence meeting line */
     volatile uint64_t fence_round[MCA_OSC_RDMA2_FENCE_ROUNDS];  /* the fence's dissemination */
 } mca_osc_rdma2_state_t;
@@ -52,6 +55,7 @@ typedef struct mca_osc_rdma2_state_t {
 #define MCA_OSC_RDMA2_LOCK_EXCL   (UINT64_C(1) << 32)
 #define MCA_OSC_RDMA2_GLOBAL_ALL  (UINT64_C(1) << 32)
 #define MCA_OSC_RDMA2_LOW_MASK    UINT64_C(0xffffffff)
+#define MCA_OSC_RDMA2_PASS        (UINT64_C(1) << 32)
 
 /* Dynamic windows: where each rank's attached regions are.  The state
  * block holds only this descriptor (same offset on every rank); the
