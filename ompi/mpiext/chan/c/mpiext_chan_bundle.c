@@ -201,14 +201,14 @@ static int ompix_bundle_start(size_t count, ompi_request_t **reqs)
 
 /* MPI_Request_free: releases the bundle and gives the members back (they
  * are then inactive and usable on their own); an active bundle goes when
- * its last round is complete. */
+ * its last round is complete.  Open MPI's Wait/Test call it too, right
+ * after reporting an error in a request's status (as they free every
+ * persistent request then): the bundle goes as well, and the user's handle
+ * becomes MPI_REQUEST_NULL. */
 static int ompix_bundle_free(ompi_request_t **req)
 {
     ompix_bundle_t *b = (ompix_bundle_t *) *req;
 
-    if (ompix_bundle_request_free_error(*req)) {
-        return OMPI_SUCCESS;
-    }
     *req = MPI_REQUEST_NULL;
     if (!ompix_bundle_mark_freed(&b->active)) {
         ompix_bundle_release(b);

@@ -138,19 +138,6 @@ void ompix_bundle_request_reset(ompi_request_t *req)
     req->req_state = OMPI_REQUEST_ACTIVE;
 }
 
-/* Open MPI's Wait/Test free a request whose status reports an error right
- * after returning it (ompi_errhandler_request_invoke), persistent or not:
- * an inactive one that does is kept (the error cleared), as a persistent
- * request must stay usable.  True when req_free must keep the request. */
-int ompix_bundle_request_free_error(ompi_request_t *req)
-{
-    if (OMPI_REQUEST_INACTIVE == req->req_state && MPI_SUCCESS != req->req_status.MPI_ERROR) {
-        req->req_status.MPI_ERROR = MPI_SUCCESS;
-        return true;
-    }
-    return false;
-}
-
 /* MPI_Cancel of a bundle or a persistent generalized request is erroneous,
  * as of a persistent collective (Open MPI's MPI_Cancel reports the class
  * through MPI_COMM_WORLD's handler). */

@@ -133,9 +133,6 @@ static int ompix_bundle_greq_free(ompi_request_t **req)
 {
     ompix_bundle_greq_t *g = (ompix_bundle_greq_t *) *req;
 
-    if (ompix_bundle_request_free_error(*req)) {
-        return OMPI_SUCCESS;
-    }
     *req = MPI_REQUEST_NULL;
     if (ompix_bundle_mark_freed(&g->active)) {
         return OMPI_SUCCESS;
