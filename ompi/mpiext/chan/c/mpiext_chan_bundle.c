@@ -184,11 +184,7 @@ static int ompix_bundle_start_one(ompi_request_t *req)
     if (b->nrounds > 0) {
         ompix_bundle_start_round(b);
     }
-    if (ompix_bundle_poll(&b->active)) {
-        ompix_bundle_done(&b->active, false);
-    } else {
-        ompix_bundle_activate(&b->active);
-    }
+    ompix_bundle_launch(&b->active);
     return MPI_SUCCESS;
 }
 
@@ -209,8 +205,7 @@ static int ompix_bundle_free(ompi_request_t **req)
 {
     ompix_bundle_t *b = (ompix_bundle_t *) *req;
 
-    *req = MPI_REQUEST_NULL;
-    if (!ompix_bundle_mark_freed(&b->active)) {
+    if (ompix_bundle_mark_freed(req, &b->active)) {
         ompix_bundle_release(b);
     }
     return OMPI_SUCCESS;

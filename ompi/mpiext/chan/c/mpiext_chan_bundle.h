@@ -75,7 +75,8 @@ OBJ_CLASS_DECLARATION(ompix_bundle_greq_t);
 
 /* mpiext_chan_bundle_progress.c */
 void ompix_bundle_activate(ompix_bundle_active_t *a);
-bool ompix_bundle_mark_freed(ompix_bundle_active_t *a);
+void ompix_bundle_launch(ompix_bundle_active_t *a);
+bool ompix_bundle_mark_freed(ompi_request_t **req, ompix_bundle_active_t *a);
 void ompix_bundle_request_reset(ompi_request_t *req);
 int ompix_bundle_refuse_cancel(ompi_request_t *req, int flag);
 int ompix_bundle_start_each(size_t count, ompi_request_t **reqs, int (*one)(ompi_request_t *req));

@@ -117,17 +117,30 @@ void ompix_bundle_activate(ompix_bundle_active_t *a)
     OPAL_THREAD_UNLOCK(&ompix_bundle_global.lock);
 }
 
-/* MPI_Request_free of an active object: true when progress still holds
- * it (it then releases it at completion instead of completing it). */
-bool ompix_bundle_mark_freed(ompix_bundle_active_t *a)
+/* After a start: done at once (completed now), or polled from progress
+ * from now on. */
+void ompix_bundle_launch(ompix_bundle_active_t *a)
+{
+    if (a->poll(a)) {
+        a->done(a, false);
+    } else {
+        ompix_bundle_activate(a);
+    }
+}
+
+/* MPI_Request_free: the handle goes; false when progress still holds the
+ * object (it then releases it at completion instead of completing it),
+ * true when the caller releases it now. */
+bool ompix_bundle_mark_freed(ompi_request_t **req, ompix_bundle_active_t *a)
 {
     bool held;
 
+    *req = MPI_REQUEST_NULL;
     OPAL_THREAD_LOCK(&ompix_bundle_global.lock);
     held = a->in_progress;
     a->freed = held;
     OPAL_THREAD_UNLOCK(&ompix_bundle_global.lock);
-    return held;
+    return !held;
 }
 
 /* A start: the request is active and pending, with an empty status. */

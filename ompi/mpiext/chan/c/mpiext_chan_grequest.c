@@ -114,10 +114,8 @@ static int ompix_bundle_greq_start_one(ompi_request_t *req)
     if (MPI_SUCCESS != rc) {
         g->super.req_status.MPI_ERROR = rc;
         ompix_bundle_greq_done(&g->active, false);
-    } else if (ompix_bundle_greq_poll(&g->active)) {
-        ompix_bundle_greq_done(&g->active, false);
     } else {
-        ompix_bundle_activate(&g->active);
+        ompix_bundle_launch(&g->active);
     }
     return MPI_SUCCESS;
 }
@@ -133,9 +131,6 @@ static int ompix_bundle_greq_free(ompi_request_t **req)
 {
     ompix_bundle_greq_t *g = (ompix_bundle_greq_t *) *req;
 
-    *req = MPI_REQUEST_NULL;
-    if (ompix_bundle_mark_freed(&g->active)) {
-        return OMPI_SUCCESS;
-    }
-    return ompix_bundle_greq_release(g);
+    return ompix_bundle_mark_freed(req, &g->active) ? ompix_bundle_greq_release(g)
+                                                    : OMPI_SUCCESS;
 }
