@@ -32,6 +32,7 @@ typedef struct ompix_bundle_active_t {
     ompi_request_t *req;
     bool in_progress;              /* on the active list (or being polled): global lock */
     bool freed;                    /* MPI_Request_free while active: global lock */
+    bool polling;                  /* claimed by a progress call: global lock */
 } ompix_bundle_active_t;
 OBJ_CLASS_DECLARATION(ompix_bundle_active_t);
 

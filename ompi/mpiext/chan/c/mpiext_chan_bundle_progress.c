@@ -21,12 +21,16 @@ static void ompix_bundle_active_construct(ompix_bundle_active_t *a)
     a->poll = NULL;
     a->done = NULL;
     a->req = NULL;
-    a->in_progress = a->freed = false;
+    a->in_progress = a->freed = a->polling = false;
 }
 OBJ_CLASS_INSTANCE(ompix_bundle_active_t, opal_list_item_t, ompix_bundle_active_construct, NULL);
 
-/* The active objects; count includes those a progress call has taken off
- * the list to poll them, so the callback stays registered meanwhile. */
+/* Active objects one progress call polls at most (the others, at the next
+ * call: the polled ones go to the end of the list). */
+#define OMPIX_BUNDLE_BATCH 32
+
+/* The active objects (those a progress call is polling stay on the list,
+ * claimed). */
 static struct {
     opal_mutex_t lock;
     opal_list_t active;            /* constructed at the first activation */
@@ -58,45 +62,77 @@ static void ompix_bundle_leave(ompix_bundle_active_t *a)
     OBJ_RELEASE(req);
 }
 
-/* Polls every active object once.  The list is taken off under the lock
- * and polled without it: a poll starts members, which may start nested
- * bundles (they join the list) or run opal_progress (which finds nothing
- * of ours to poll); another thread's progress meanwhile skips them, so
- * one object is never polled by two threads at once.  Done ones are
- * completed after the lock is released: completion runs callbacks
- * (continuations) that may start bundles. */
-static int ompix_bundle_progress(void)
+/* Claims up to OMPIX_BUNDLE_BATCH active objects nobody is polling.  Lock
+ * held. */
+static int ompix_bundle_claim(ompix_bundle_active_t **batch)
 {
-    opal_list_t mine, done;
-    ompix_bundle_active_t *a, *next;
-    int n;
+    ompix_bundle_active_t *a;
+    int n = 0;
 
-    OBJ_CONSTRUCT(&mine, opal_list_t);
-    OBJ_CONSTRUCT(&done, opal_list_t);
-    OPAL_THREAD_LOCK(&ompix_bundle_global.lock);
-    opal_list_join(&mine, opal_list_get_end(&mine), &ompix_bundle_global.active);
-    OPAL_THREAD_UNLOCK(&ompix_bundle_global.lock);
-    OPAL_LIST_FOREACH_SAFE (a, next, &mine, ompix_bundle_active_t) {
-        if (a->poll(a)) {
-            opal_list_remove_item(&mine, &a->super);
-            opal_list_append(&done, &a->super);
+    OPAL_LIST_FOREACH (a, &ompix_bundle_global.active, ompix_bundle_active_t) {
+        if (!a->polling) {
+            a->polling = true;
+            batch[n++] = a;
+            if (OMPIX_BUNDLE_BATCH == n) {
+                break;
+            }
         }
     }
-    n = (int) opal_list_get_size(&done);
-    OPAL_THREAD_LOCK(&ompix_bundle_global.lock);
-    opal_list_join(&ompix_bundle_global.active, opal_list_get_begin(&ompix_bundle_global.active),
-                   &mine);
-    ompix_bundle_global.count -= n;
-    if (n > 0 && 0 == ompix_bundle_global.count) {
+    return n;
+}
+
+/* Gives the batch back: done ones leave the list, the others go to its
+ * end (so that a list longer than a batch is polled in turn); the count
+ * of done ones.  Lock held. */
+static int ompix_bundle_unclaim(ompix_bundle_active_t **batch, const bool *done, int n)
+{
+    int ndone = 0;
+
+    for (int i = 0; i < n; ++i) {
+        batch[i]->polling = false;
+        opal_list_remove_item(&ompix_bundle_global.active, &batch[i]->super);
+        if (done[i]) {
+            ndone++;
+        } else {
+            opal_list_append(&ompix_bundle_global.active, &batch[i]->super);
+        }
+    }
+    ompix_bundle_global.count -= ndone;
+    if (ndone > 0 && 0 == ompix_bundle_global.count) {
         opal_progress_unregister(ompix_bundle_progress);
     }
+    return ndone;
+}
+
+/* Polls the active objects once.  They are claimed under the lock and
+ * polled without it: a poll starts members, which may start nested
+ * bundles (they join the list) or run opal_progress (which skips what is
+ * claimed); another thread's progress skips them too, so one object is
+ * never polled by two threads at once.  Done ones are completed after the
+ * lock is released: completion runs callbacks (continuations) that may
+ * start bundles.  No list is built per call: this runs in every
+ * opal_progress while anything is active. */
+static int ompix_bundle_progress(void)
+{
+    ompix_bundle_active_t *batch[OMPIX_BUNDLE_BATCH];
+    bool done[OMPIX_BUNDLE_BATCH];
+    int n, ndone;
+
+    OPAL_THREAD_LOCK(&ompix_bundle_global.lock);
+    n = ompix_bundle_claim(batch);
     OPAL_THREAD_UNLOCK(&ompix_bundle_global.lock);
-    while (NULL != (a = (ompix_bundle_active_t *) opal_list_remove_first(&done))) {
-        ompix_bundle_leave(a);
+    for (int i = 0; i < n; ++i) {
+        done[i] = batch[i]->poll(batch[i]);
     }
-    OBJ_DESTRUCT(&mine);
-    OBJ_DESTRUCT(&done);
-    return n;
+    OPAL_THREAD_LOCK(&ompix_bundle_global.lock);
+    ndone = ompix_bundle_unclaim(batch, done, n);
+    OPAL_THREAD_UNLOCK(&ompix_bundle_global.lock);
+    for (int i = 0; i < n; ++i) {
+        if (done[i]) {
+            ompix_bundle_leave(batch[i]);
+        }
+    }
+    return ndone;
 }
 
 /* a was started and is not done yet: progress polls it from now on. */
