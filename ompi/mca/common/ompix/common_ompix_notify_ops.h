@@ -3,7 +3,7 @@
  *
  * The notified-RMA contract, declared once: the six entry points that both
  * osc/rdma2's registry table (ompi/mca/osc/rdma2/osc_rdma2_api.h) and the
- * extension's per-window table (ompi/mpiext/continue/c/
+ * extension's per-window table (ompi/mpiext/notify/c/
  * mpiext_notify_internal.h, filled from rdma2's or by the generic path)
  * hold.  MCA_COMMON_OMPIX_NOTIFY_OPS expands to the members, so that
  * rdma2's table keeps them at its top level (its layout and version are

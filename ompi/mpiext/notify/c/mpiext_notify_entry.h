@@ -24,7 +24,7 @@
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
 
-#include "mpiext_continue_c.h"
+#include "mpiext_notify_c.h"
 #include "mpiext_notify_check.h"
 #include "mpiext_notify_internal.h"
 

@@ -5,9 +5,8 @@
  * counter ("slot") of the origin (MPIX_Win_read_notify, GASPI's
  * read_notify) or of the target (MPIX_Put_notify, MPIX_Get_notify,
  * MPIX_Accumulate_notify, the MPI Forum draft's semantics) once the data
- * is there, and the calls that consume them.  Part of the continue
- * extension (completion notification); included from <mpi-ext.h> through
- * mpiext_continue_c.h.
+ * is there, and the calls that consume them.  The notify extension;
+ * included from <mpi-ext.h>, which defines OMPI_HAVE_MPI_EXT_NOTIFY.
  */
 
 #ifndef MPIEXT_NOTIFY_C_H
@@ -19,8 +18,12 @@
 extern "C" {
 #endif
 
-/* Test this macro for the notified-RMA API. */
+/* Test this macro for the notified-RMA API (<mpi-ext.h> defines it as
+ * for every extension; also here for a program that includes this header
+ * alone). */
+#ifndef OMPI_HAVE_MPI_EXT_NOTIFY
 #define OMPI_HAVE_MPI_EXT_NOTIFY 1
+#endif
 
 /* MPIX_Win_notify_waitsome: timeout_ms that waits without limit, and the
  * *id it returns when the timeout passed with no slot set. */
