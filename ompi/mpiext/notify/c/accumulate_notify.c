@@ -7,7 +7,7 @@
 
 #include "ompi_config.h"
 
-#include "mpiext_notify_entry.h"
+#include "mpiext_notify_rma.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -22,28 +22,16 @@ int MPIX_Accumulate_notify(const void *origin_addr, int origin_count, MPI_Dataty
                            int target_rank, MPI_Aint target_disp, int target_count,
                            MPI_Datatype target_type, MPI_Op op, int id, MPI_Win win)
 {
-    int rc;
+    ompix_notify_rma_args_t a = {
+        .origin_addr = origin_addr,
+        .origin_count = origin_count,
+        .origin_type = origin_type,
+        .target_rank = target_rank,
+        .target_disp = target_disp,
+        .target_count = target_count,
+        .target_type = target_type,
+        .op = op,
+    };
 
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        rc = ompix_notify_check_rma(origin_addr, origin_count, origin_type, target_rank,
-                                    target_disp, target_count, target_type, true, op,
-                                    win, FUNC_NAME);
-        if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
-            return ompix_notify_error(rc, win, FUNC_NAME);
-        }
-    }
-    /* Always, as the ids of the consuming calls: a negative id must never
-     * reach a table (the upper bound is the table's). */
-    if (OPAL_UNLIKELY(id < 0)) {
-        return ompix_notify_error(MPI_ERR_ARG, win, FUNC_NAME);
-    }
-    /* As MPI_Accumulate: nothing to do, and no notification. */
-    if (MPI_PROC_NULL == target_rank) {
-        return MPI_SUCCESS;
-    }
-    rc = ompix_notify_ops(win)->accumulate_notify(origin_addr, origin_count, origin_type,
-                                                  target_rank, target_disp, target_count,
-                                                  target_type, op, id, win);
-    OMPI_ERRHANDLER_RETURN(rc, win, rc, FUNC_NAME);
+    return ompix_notify_rma(OMPIX_NOTIFY_ACC, &a, id, win, FUNC_NAME);
 }

@@ -20,22 +20,11 @@ static const char FUNC_NAME[] = "MPIX_Win_get_notify_value";
 
 int MPIX_Win_get_notify_value(MPI_Win win, int id, MPI_Count *value)
 {
-    int64_t *slot, *local;
-    int rc;
+    int64_t *slot = NULL, *local = NULL;
+    int rc = ompix_notify_slot_call(win, id, value, &slot, &local, FUNC_NAME);
 
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_win_invalid(win)) {
-            return ompix_notify_error(MPI_ERR_WIN, win, FUNC_NAME);
-        }
-        if (NULL == value) {
-            return ompix_notify_error(MPI_ERR_ARG, win, FUNC_NAME);
-        }
+    if (OPAL_LIKELY(MPI_SUCCESS == rc)) {
+        *value = (MPI_Count) ompix_notify_count(slot, local);
     }
-    rc = ompix_notify_slot(ompix_notify_ops(win), win, id, &slot, &local);
-    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
-        return ompix_notify_error(rc, win, FUNC_NAME);
-    }
-    *value = (MPI_Count) ompix_notify_count(slot, local);
-    return MPI_SUCCESS;
+    return rc;
 }

@@ -19,22 +19,5 @@ static const char FUNC_NAME[] = "MPIX_Win_notify_reset";
 
 int MPIX_Win_notify_reset(MPI_Win win, int id, MPI_Count *old)
 {
-    int64_t *slot, *local;
-    int rc;
-
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_win_invalid(win)) {
-            return ompix_notify_error(MPI_ERR_WIN, win, FUNC_NAME);
-        }
-        if (NULL == old) {
-            return ompix_notify_error(MPI_ERR_ARG, win, FUNC_NAME);
-        }
-    }
-    rc = ompix_notify_slot(ompix_notify_ops(win), win, id, &slot, &local);
-    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
-        return ompix_notify_error(rc, win, FUNC_NAME);
-    }
-    *old = (MPI_Count) ompix_notify_take(slot, local);
-    return MPI_SUCCESS;
+    return ompix_notify_reset(win, id, old, FUNC_NAME);
 }

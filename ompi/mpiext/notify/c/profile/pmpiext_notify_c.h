@@ -32,6 +32,37 @@ OMPI_DECLSPEC int PMPIX_Accumulate_notify(const void *origin_addr, int origin_co
                                           MPI_Aint target_disp, int target_count,
                                           MPI_Datatype target_type, MPI_Op op, int id,
                                           MPI_Win win);
+OMPI_DECLSPEC int PMPIX_Get_accumulate_notify(const void *origin_addr, int origin_count,
+                                              MPI_Datatype origin_type, void *result_addr,
+                                              int result_count, MPI_Datatype result_type,
+                                              int target_rank, MPI_Aint target_disp,
+                                              int target_count, MPI_Datatype target_type,
+                                              MPI_Op op, int id, MPI_Win win);
+OMPI_DECLSPEC int PMPIX_Rput_notify(const void *origin_addr, int origin_count,
+                                    MPI_Datatype origin_type, int target_rank,
+                                    MPI_Aint target_disp, int target_count,
+                                    MPI_Datatype target_type, int id, MPI_Win win,
+                                    MPI_Request *request);
+OMPI_DECLSPEC int PMPIX_Rget_notify(void *origin_addr, int origin_count,
+                                    MPI_Datatype origin_type, int target_rank,
+                                    MPI_Aint target_disp, int target_count,
+                                    MPI_Datatype target_type, int id, MPI_Win win,
+                                    MPI_Request *request);
+OMPI_DECLSPEC int PMPIX_Raccumulate_notify(const void *origin_addr, int origin_count,
+                                           MPI_Datatype origin_type, int target_rank,
+                                           MPI_Aint target_disp, int target_count,
+                                           MPI_Datatype target_type, MPI_Op op, int id,
+                                           MPI_Win win, MPI_Request *request);
+OMPI_DECLSPEC int PMPIX_Rget_accumulate_notify(const void *origin_addr, int origin_count,
+                                               MPI_Datatype origin_type, void *result_addr,
+                                               int result_count, MPI_Datatype result_type,
+                                               int target_rank, MPI_Aint target_disp,
+                                               int target_count, MPI_Datatype target_type,
+                                               MPI_Op op, int id, MPI_Win win,
+                                               MPI_Request *request);
+OMPI_DECLSPEC int PMPIX_Win_reset_notify_value(MPI_Win win, int id, MPI_Count *old);
+OMPI_DECLSPEC int PMPIX_Win_notify_threshold(MPI_Win win, int id, MPI_Count threshold,
+                                             int timeout_ms, MPI_Count *value);
 OMPI_DECLSPEC int PMPIX_Win_notify_waitsome(MPI_Win win, int first, int num,
                                             int timeout_ms, int *id);
 OMPI_DECLSPEC int PMPIX_Win_notify_reset(MPI_Win win, int id, MPI_Count *old);
