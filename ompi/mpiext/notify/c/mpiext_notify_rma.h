@@ -113,6 +113,23 @@ static inline int ompix_notify_rma(ompix_notify_kind_t kind, const ompix_notify_
 int ompix_notify_rform_done(int rc, int target_rank, MPI_Win win, MPI_Request *request,
                             const char *func_name);
 
+/* A request form: the NULL request check (MPI_ERR_REQUEST, as osc/rdma2's
+ * MPI_Rput), the call, then its request. */
+static inline int ompix_notify_rform(ompix_notify_kind_t kind, const ompix_notify_rma_args_t *a,
+                                     int id, MPI_Win win, MPI_Request *request,
+                                     const char *func_name)
+{
+    int rc;
+
+    if (MPI_PARAM_CHECK && NULL == request) {
+        OMPI_ERR_INIT_FINALIZE(func_name);
+        return ompix_notify_error(ompi_win_invalid(win) ? MPI_ERR_WIN : MPI_ERR_REQUEST, win,
+                                  func_name);
+    }
+    rc = ompix_notify_rma(kind, a, id, win, func_name);
+    return ompix_notify_rform_done(rc, a->target_rank, win, request, func_name);
+}
+
 END_C_DECLS
 
 #endif /* MPIEXT_NOTIFY_RMA_H */

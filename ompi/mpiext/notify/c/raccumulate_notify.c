@@ -34,13 +34,6 @@ int MPIX_Raccumulate_notify(const void *origin_addr, int origin_count,
         .target_type = target_type,
         .op = op,
     };
-    int rc;
 
-    if (MPI_PARAM_CHECK && NULL == request) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        return ompix_notify_error(ompi_win_invalid(win) ? MPI_ERR_WIN : MPI_ERR_REQUEST, win,
-                                  FUNC_NAME);
-    }
-    rc = ompix_notify_rma(OMPIX_NOTIFY_ACC, &a, id, win, FUNC_NAME);
-    return ompix_notify_rform_done(rc, target_rank, win, request, FUNC_NAME);
+    return ompix_notify_rform(OMPIX_NOTIFY_ACC, &a, id, win, request, FUNC_NAME);
 }

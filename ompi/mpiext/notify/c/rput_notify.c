@@ -31,13 +31,6 @@ int MPIX_Rput_notify(const void *origin_addr, int origin_count, MPI_Datatype ori
         .target_count = target_count,
         .target_type = target_type,
     };
-    int rc;
 
-    if (MPI_PARAM_CHECK && NULL == request) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        return ompix_notify_error(ompi_win_invalid(win) ? MPI_ERR_WIN : MPI_ERR_REQUEST, win,
-                                  FUNC_NAME);
-    }
-    rc = ompix_notify_rma(OMPIX_NOTIFY_PUT, &a, id, win, FUNC_NAME);
-    return ompix_notify_rform_done(rc, target_rank, win, request, FUNC_NAME);
+    return ompix_notify_rform(OMPIX_NOTIFY_PUT, &a, id, win, request, FUNC_NAME);
 }
