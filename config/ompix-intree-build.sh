@@ -94,6 +94,8 @@ log "configure --prefix=$prefix --enable-mpi-ext=$ext_list"
 log "make -j$jobs install"
 make -j"$jobs" > "$work/make.log" 2>&1 || { grep -B5 -A5 -m5 "error" "$work/make.log"; tail -20 "$work/make.log"; exit 1; }
 make install > "$work/install.log" 2>&1 || { tail -30 "$work/install.log"; exit 1; }
-grep -q "OMPI_HAVE_MPI_EXT_CONTINUE" "$prefix/include/mpi-ext.h" \
-    || { echo "ompix-intree-build: continue extension missing from $prefix/include/mpi-ext.h" >&2; exit 1; }
+for ext in continue notify; do
+    grep -q "OMPI_HAVE_MPI_EXT_${ext^^}" "$prefix/include/mpi-ext.h" \
+        || { echo "ompix-intree-build: $ext extension missing from $prefix/include/mpi-ext.h" >&2; exit 1; }
+done
 log "installed Open MPI with ompix into $prefix (logs in $work)"

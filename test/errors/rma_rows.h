@@ -2,8 +2,9 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * The RMA rows of the error matrix (errors_matrix.h): every operation
- * (Put, Get, Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap
- * and the four request-based forms) with every bad target range (INTPTR_MAX,
+ * (Put, Get, Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap,
+ * the four request-based forms, and the notify extension's notified
+ * operations and their request forms) with every bad target range (INTPTR_MAX,
  * INTPTR_MAX - 7, a negative displacement, a range straddling the end, a
  * target datatype whose extent times count overflows, a displacement
  * whose product with the disp unit wraps to 0) on every flavor (allocate,
@@ -77,11 +78,14 @@ static inline void rma_close(rma_win_t *w)
 /* The notified operations (slot 0) reach osc/rdma2 through the notify
  * extension's registry: their range checks are rdma2's. */
 enum { OP_PUT, OP_GET, OP_ACC, OP_GACC, OP_FOP, OP_CAS, OP_RPUT, OP_RGET, OP_RACC, OP_RGACC,
-       OP_PUTN, OP_GETN, OP_READN, OP_ACCN, NOPS };
+       OP_PUTN, OP_GETN, OP_READN, OP_ACCN, OP_GACCN, OP_RPUTN, OP_RGETN, OP_RACCN, OP_RGACCN,
+       NOPS };
 static const char *const rma_op_name[] = {
     "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate", "MPI_Fetch_and_op",
     "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate",
-    "MPIX_Put_notify", "MPIX_Get_notify", "MPIX_Win_read_notify", "MPIX_Accumulate_notify"};
+    "MPIX_Put_notify", "MPIX_Get_notify", "MPIX_Win_read_notify", "MPIX_Accumulate_notify",
+    "MPIX_Get_accumulate_notify", "MPIX_Rput_notify", "MPIX_Rget_notify",
+    "MPIX_Raccumulate_notify", "MPIX_Rget_accumulate_notify"};
 
 /* One operation: origin/result/compare buffers and types given; a request
  * form waits for its request, whose error counts as the call's. */
@@ -95,6 +99,32 @@ typedef struct {
 static inline int rma_wait(int rc, MPI_Request *req)
 {
     return MPI_SUCCESS == rc ? MPI_Wait(req, MPI_STATUS_IGNORE) : rc;
+}
+
+/* The notified forms of Get_accumulate and the request forms (slot 0). */
+static inline int rma_do_notify(int op, const rma_args_t *a, int t, MPI_Win win)
+{
+    MPI_Request req = MPI_REQUEST_NULL;
+
+    switch (op) {
+    case OP_GACCN:
+        return MPIX_Get_accumulate_notify(a->origin, a->count, a->dt, a->result, a->count, a->dt,
+                                          t, a->disp, a->tcount, a->tdt, MPI_SUM, 0, win);
+    case OP_RPUTN:
+        return rma_wait(MPIX_Rput_notify(a->origin, a->count, a->dt, t, a->disp, a->tcount,
+                                         a->tdt, 0, win, &req), &req);
+    case OP_RGETN:
+        return rma_wait(MPIX_Rget_notify(a->origin, a->count, a->dt, t, a->disp, a->tcount,
+                                         a->tdt, 0, win, &req), &req);
+    case OP_RACCN:
+        return rma_wait(MPIX_Raccumulate_notify(a->origin, a->count, a->dt, t, a->disp,
+                                                a->tcount, a->tdt, MPI_SUM, 0, win, &req), &req);
+    case OP_RGACCN:
+        return rma_wait(MPIX_Rget_accumulate_notify(a->origin, a->count, a->dt, a->result,
+                                                    a->count, a->dt, t, a->disp, a->tcount,
+                                                    a->tdt, MPI_SUM, 0, win, &req), &req);
+    default: return MPI_ERR_INTERN;
+    }
 }
 
 static inline int rma_do(int op, const rma_args_t *a, int t, MPI_Win win)
@@ -136,7 +166,7 @@ static inline int rma_do(int op, const rma_args_t *a, int t, MPI_Win win)
         return rma_wait(MPI_Rget_accumulate(a->origin, a->count, a->dt, a->result, a->count,
                                             a->dt, t, a->disp, a->tcount, a->tdt, MPI_SUM, win,
                                             &req), &req);
-    default: return MPI_ERR_INTERN;
+    default: return rma_do_notify(op, a, t, win);
     }
 }
 
@@ -389,18 +419,18 @@ static int rma_row_double_free(const errors_row_t *row)
     return rc;
 }
 
-/* MPI_Rput with a NULL request pointer toward a real target: the binding
- * passes it to the component. */
+/* MPI_Rput (row->arg 1: MPIX_Rput_notify) with a NULL request pointer
+ * toward a real target: the binding passes it to the component. */
 static int rma_row_null_request(const errors_row_t *row)
 {
     int one = 1, rc = ERRORS_NOCALL;
     rma_win_t w;
 
-    (void) row;
     rma_open(&w, RMA_ALLOCATE, 1);
     if (0 == rank) {
         MPI_Win_lock(MPI_LOCK_SHARED, w.target, 0, w.win);
-        rc = MPI_Rput(&one, 1, MPI_INT, w.target, 0, 1, MPI_INT, w.win, NULL);
+        rc = row->arg ? MPIX_Rput_notify(&one, 1, MPI_INT, w.target, 0, 1, MPI_INT, 0, w.win, NULL)
+                      : MPI_Rput(&one, 1, MPI_INT, w.target, 0, 1, MPI_INT, w.win, NULL);
         MPI_Win_unlock(w.target, w.win);
     }
     rma_close(&w);
@@ -440,7 +470,8 @@ static inline int rma_rows(errors_row_t *rows)
     for (int op = 0; op < NOPS; ++op) {
         rows[n++] = (errors_row_t) {rma_op_name[op], "NULL origin, count 1 MPI_INT",
                                     MPI_ERR_BUFFER, rma_row_null_buffer, op, 0, 0, 0, NULL};
-        if (OP_GACC == op || OP_FOP == op || OP_RGACC == op) {
+        if (OP_GACC == op || OP_FOP == op || OP_RGACC == op || OP_GACCN == op
+            || OP_RGACCN == op) {
             rows[n++] = (errors_row_t) {rma_op_name[op], "NULL result, count 1 MPI_INT",
                                         MPI_ERR_BUFFER, rma_row_null_buffer, op, 1, 0, 0, NULL};
         }
@@ -487,6 +518,8 @@ static inline int rma_rows(errors_row_t *rows)
                                 rma_row_double_free, 0, 0, ERRORS_STOCK, 0, NULL};
     rows[n++] = (errors_row_t) {"MPI_Rput", "NULL request", MPI_ERR_REQUEST, rma_row_null_request,
                                 0, 0, 0, MPI_ERR_ARG, NULL};
+    rows[n++] = (errors_row_t) {"MPIX_Rput_notify", "NULL request", MPI_ERR_REQUEST,
+                                rma_row_null_request, 1, 0, 0, 0, NULL};
     rows[n++] = (errors_row_t) {"MPI_Rput", "NULL request, MPI_PROC_NULL target", MPI_ERR_REQUEST,
                                 NULL, 0, 0, 0, 0,
                                 "Open MPI 4.1's MPI_Rput binding stores through the request for "

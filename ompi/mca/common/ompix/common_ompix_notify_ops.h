@@ -1,9 +1,9 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * The notified-RMA contract, declared once: the six entry points that both
+ * The notified-RMA contract, declared once: the seven entry points that both
  * osc/rdma2's registry table (ompi/mca/osc/rdma2/osc_rdma2_api.h) and the
- * extension's per-window table (ompi/mpiext/continue/c/
+ * extension's per-window table (ompi/mpiext/notify/c/
  * mpiext_notify_internal.h, filled from rdma2's or by the generic path)
  * hold.  MCA_COMMON_OMPIX_NOTIFY_OPS expands to the members, so that
  * rdma2's table keeps them at its top level (its layout and version are
@@ -37,9 +37,10 @@
  * read_notify: MPIX_Win_read_notify, an MPI_Get; once its data is in
  *   origin_addr, this process's slot id is incremented.  Nothing else is
  *   flushed.
- * put_notify, get_notify, accumulate_notify: the operation, then
- *   target_rank's slot id is incremented once the operation's effect is
- *   visible at the target (for a get: once its data has been read there).
+ * put_notify, get_notify, accumulate_notify, get_accumulate_notify: the
+ *   operation, then target_rank's slot id is incremented once the
+ *   operation's effect is visible at the target (for a get: once its data
+ *   has been read there).
  * set_num_notify: MPIX_Win_set_num_notify, collective over the window's
  *   group; every process's array becomes num zeroed slots (num >= 1, the
  *   same on every process).  Returns after every process has switched, so
@@ -70,7 +71,12 @@
                              MPI_Datatype origin_type, int target_rank,                    \
                              MPI_Aint target_disp, int target_count,                       \
                              MPI_Datatype target_type, MPI_Op op, int id, MPI_Win win);    \
-    int (*set_num_notify)(MPI_Win win, int num);
+    int (*set_num_notify)(MPI_Win win, int num);                                           \
+    int (*get_accumulate_notify)(const void *origin_addr, int origin_count,                \
+                                 MPI_Datatype origin_type, void *result_addr,              \
+                                 int result_count, MPI_Datatype result_type,               \
+                                 int target_rank, MPI_Aint target_disp, int target_count,  \
+                                 MPI_Datatype target_type, MPI_Op op, int id, MPI_Win win);
 
 typedef struct mca_common_ompix_notify_ops_t {
     MCA_COMMON_OMPIX_NOTIFY_OPS

@@ -19,7 +19,7 @@ BEGIN_C_DECLS
 #define MCA_COMMON_OMPIX_VERSION "0.1.0"
 
 /* ompi/mpiext/<name> and ompi/mca/<fw>/<comp> of the sources. */
-#define MCA_COMMON_OMPIX_MPI_EXTENSIONS "chan, continue"
+#define MCA_COMMON_OMPIX_MPI_EXTENSIONS "chan, continue, notify"
 #define MCA_COMMON_OMPIX_COMPONENTS "coll/persist, osc/rdma2, pml/chan"
 
 /* Registers <fw>_<comp>_ompix_version ("0.1.0") and <fw>_<comp>_ompix_provides

@@ -19,7 +19,7 @@
 #include "../../common/ompix/common_ompix_notify_ops.h"
 
 #define MCA_OSC_RDMA2_API_NAME "osc/rdma2"
-#define MCA_OSC_RDMA2_API_VERSION 3
+#define MCA_OSC_RDMA2_API_VERSION 4
 
 /* Every function below that takes a window is called only for a window
  * serves() accepted, with arguments the extension has already checked
@@ -33,11 +33,12 @@ typedef struct mca_osc_rdma2_api_t {
     /* Whether osc/rdma2 serves this window. */
     int (*serves)(MPI_Win win);
 
-    /* ---- notified RMA (version 2; 3: notify_slots returns `local`) ----
-     * The six entries of the contract common/ompix declares once
+    /* ---- notified RMA (version 2; 3: notify_slots returns `local`; 4:
+     * get_accumulate_notify) ----
+     * The seven entries of the contract common/ompix declares once
      * (common_ompix_notify_ops.h, which documents them): notify_slots,
      * read_notify, put_notify, get_notify, accumulate_notify,
-     * set_num_notify.  Remote notifications are added into a process's
+     * set_num_notify, get_accumulate_notify.  Remote notifications are added into a process's
      * slots with no action of its owner (truly passive). */
     MCA_COMMON_OMPIX_NOTIFY_OPS
 } mca_osc_rdma2_api_t;

@@ -197,6 +197,7 @@ static const mca_osc_rdma2_api_t mca_osc_rdma2_api = {
     .get_notify = mca_osc_rdma2_notify_get,
     .accumulate_notify = mca_osc_rdma2_notify_accumulate,
     .set_num_notify = mca_osc_rdma2_notify_set_num,
+    .get_accumulate_notify = mca_osc_rdma2_notify_get_accumulate,
 };
 
 static mca_common_ompix_registry_entry_t mca_osc_rdma2_api_entry = {

@@ -551,20 +551,13 @@ int mca_osc_rdma2_notify_get(void *origin_addr, int origin_count, MPI_Datatype o
  * applies our accumulates from its queue (TCP), the add is queued behind
  * them instead (osc_rdma2_am.c:mca_osc_rdma2_am_note_queued): no round
  * trip in the call. */
-int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
-                                    MPI_Datatype origin_type, int target_rank,
-                                    MPI_Aint target_disp, int target_count,
-                                    MPI_Datatype target_type, MPI_Op op, int id, MPI_Win win)
+/* After an accumulate or get_accumulate toward target_rank was issued
+ * (ret): its notification, once the target applied it. */
+static int mca_osc_rdma2_notify_acc_done(mca_osc_rdma2_module_t *module, int ret,
+                                         int target_rank, int id)
 {
-    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
     mca_osc_rdma2_peer_t *peer;
-    int ret;
 
-    if ((unsigned) id >= (unsigned) module->notify->num) {     /* < 0 too */
-        return MPI_ERR_ARG;
-    }
-    ret = mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_type, target_rank,
-                                   target_disp, target_count, target_type, op, win);
     if (OMPI_SUCCESS == ret) {
         ret = mca_osc_rdma2_peer(module, target_rank, &peer);
     }
@@ -585,6 +578,44 @@ int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
         ret = mca_osc_rdma2_notify_target(module, peer, id, false);
     }
     return mca_osc_rdma2_notify_class(ret);
+}
+
+int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
+                                    MPI_Datatype origin_type, int target_rank,
+                                    MPI_Aint target_disp, int target_count,
+                                    MPI_Datatype target_type, MPI_Op op, int id, MPI_Win win)
+{
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    int ret;
+
+    if ((unsigned) id >= (unsigned) module->notify->num) {     /* < 0 too */
+        return MPI_ERR_ARG;
+    }
+    ret = mca_osc_rdma2_accumulate(origin_addr, origin_count, origin_type, target_rank,
+                                   target_disp, target_count, target_type, op, win);
+    return mca_osc_rdma2_notify_acc_done(module, ret, target_rank, id);
+}
+
+/* As accumulate_notify: the target applies a get_accumulate in the same
+ * order and completes it the same way (its result travels back before the
+ * acknowledgement that complete_peer_inline waits for). */
+int mca_osc_rdma2_notify_get_accumulate(const void *origin_addr, int origin_count,
+                                        MPI_Datatype origin_type, void *result_addr,
+                                        int result_count, MPI_Datatype result_type,
+                                        int target_rank, MPI_Aint target_disp,
+                                        int target_count, MPI_Datatype target_type, MPI_Op op,
+                                        int id, MPI_Win win)
+{
+    mca_osc_rdma2_module_t *module = MCA_OSC_RDMA2_MODULE(win);
+    int ret;
+
+    if ((unsigned) id >= (unsigned) module->notify->num) {     /* < 0 too */
+        return MPI_ERR_ARG;
+    }
+    ret = mca_osc_rdma2_get_accumulate(origin_addr, origin_count, origin_type, result_addr,
+                                       result_count, result_type, target_rank, target_disp,
+                                       target_count, target_type, op, win);
+    return mca_osc_rdma2_notify_acc_done(module, ret, target_rank, id);
 }
 
 /* ---------------------------------------------------------------------- */

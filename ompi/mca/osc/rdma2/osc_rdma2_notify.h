@@ -73,6 +73,12 @@ int mca_osc_rdma2_notify_accumulate(const void *origin_addr, int origin_count,
                                     MPI_Aint target_disp, int target_count,
                                     MPI_Datatype target_type, MPI_Op op, int id, MPI_Win win);
 int mca_osc_rdma2_notify_set_num(MPI_Win win, int num);
+int mca_osc_rdma2_notify_get_accumulate(const void *origin_addr, int origin_count,
+                                        MPI_Datatype origin_type, void *result_addr,
+                                        int result_count, MPI_Datatype result_type,
+                                        int target_rank, MPI_Aint target_disp,
+                                        int target_count, MPI_Datatype target_type, MPI_Op op,
+                                        int id, MPI_Win win);
 
 END_C_DECLS
 

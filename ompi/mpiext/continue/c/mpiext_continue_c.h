@@ -50,11 +50,6 @@ OMPI_DECLSPEC int MPIX_Continueall(int count, MPI_Request array_of_op_requests[]
  * PMPIX_Continueall, installed next to this header. */
 #include "pmpiext_continue_c.h"
 
-/* Notified RMA (MPIX_Win_read_notify, MPIX_Put_notify, ...), the other
- * half of this extension: completion notification of one-sided
- * operations. */
-#include "mpiext_notify_c.h"
-
 #if defined(c_plusplus) || defined(__cplusplus)
 }
 #endif

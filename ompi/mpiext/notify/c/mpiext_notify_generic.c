@@ -8,7 +8,7 @@
  *    opal_progress callback, or right after the flush/unlock that
  *    completed it); in active-target epochs, where osc/ucx refuses rget, a
  *    get whose notification is applied once fence/complete returned.
- *  - put/get/accumulate_notify: the operation, a flush of the target, then
+ *  - put/get/(get_)accumulate_notify: the operation, a flush of the target, then
  *    an 8-byte message (the slot id) on a hidden communicator that
  *    MPIX_Win_set_num_notify creates; the target's persistent wildcard
  *    receive is drained by the same progress callback.  In active epochs
@@ -1177,6 +1177,27 @@ static int ompix_notify_gen_accumulate_notify(const void *origin_addr, int origi
     return ompix_notify_gen_target_done(w, rc, target_rank, id);
 }
 
+static int ompix_notify_gen_get_accumulate_notify(const void *origin_addr, int origin_count,
+                                                  MPI_Datatype origin_type, void *result_addr,
+                                                  int result_count, MPI_Datatype result_type,
+                                                  int target_rank, MPI_Aint target_disp,
+                                                  int target_count, MPI_Datatype target_type,
+                                                  MPI_Op op, int id, MPI_Win win)
+{
+    ompix_notify_gen_win_t *w;
+    int rc = ompix_notify_gen_target_prepare(win, id, target_rank, target_disp, target_count,
+                                             target_type, &w);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = win->w_osc_module->osc_get_accumulate(origin_addr, origin_count, origin_type,
+                                               result_addr, result_count, result_type,
+                                               target_rank, target_disp, target_count,
+                                               target_type, op, win);
+    return ompix_notify_gen_target_done(w, rc, target_rank, id);
+}
+
 /* Collective.  Everything issued before is discarded: reads in flight
  * complete without notifying, epoch notifications are dropped, messages
  * already sent are drained into the old array; then the new array. */
@@ -1229,4 +1250,5 @@ const ompix_notify_ops_t ompix_notify_generic_ops = {
     .get_notify = ompix_notify_gen_get_notify,
     .accumulate_notify = ompix_notify_gen_accumulate_notify,
     .set_num_notify = ompix_notify_gen_set_num_notify,
+    .get_accumulate_notify = ompix_notify_gen_get_accumulate_notify,
 };

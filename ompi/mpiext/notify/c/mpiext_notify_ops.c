@@ -36,13 +36,15 @@ void ompix_notify_lookup(void)
     /* A table with a hole would crash on its first use of it: all or none. */
     if (NULL != api && NULL != api->serves && NULL != api->notify_slots
         && NULL != api->read_notify && NULL != api->put_notify && NULL != api->get_notify
-        && NULL != api->accumulate_notify && NULL != api->set_num_notify) {
+        && NULL != api->accumulate_notify && NULL != api->set_num_notify
+        && NULL != api->get_accumulate_notify) {
         native->notify_slots = api->notify_slots;
         native->read_notify = api->read_notify;
         native->put_notify = api->put_notify;
         native->get_notify = api->get_notify;
         native->accumulate_notify = api->accumulate_notify;
         native->set_num_notify = api->set_num_notify;
+        native->get_accumulate_notify = api->get_accumulate_notify;
         ompix_notify_dispatch.serves = api->serves;
     }
     opal_atomic_wmb();

@@ -24,7 +24,7 @@
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
 
-#include "mpiext_continue_c.h"
+#include "mpiext_notify_c.h"
 #include "mpiext_notify_check.h"
 #include "mpiext_notify_internal.h"
 
@@ -145,6 +145,40 @@ static inline int ompix_notify_slot(const ompix_notify_ops_t *ops, MPI_Win win, 
     return MPI_SUCCESS;
 }
 
+/* The calls on one slot (reset, get value, threshold): the window, the
+ * output argument `out`, then slot id and its private counter; errors on
+ * the window's handler with func_name. */
+static inline int ompix_notify_slot_call(MPI_Win win, int id, const void *out, int64_t **slot,
+                                         int64_t **local, const char *func_name)
+{
+    int rc;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(func_name);
+        if (ompi_win_invalid(win)) {
+            return ompix_notify_error(MPI_ERR_WIN, win, func_name);
+        }
+        if (NULL == out) {
+            return ompix_notify_error(MPI_ERR_ARG, win, func_name);
+        }
+    }
+    rc = ompix_notify_slot(ompix_notify_ops(win), win, id, slot, local);
+    return ompix_notify_error(rc, win, func_name);
+}
+
+/* MPIX_Win_notify_reset and its draft name MPIX_Win_reset_notify_value:
+ * takes slot id's count into *old. */
+static inline int ompix_notify_reset(MPI_Win win, int id, MPI_Count *old, const char *func_name)
+{
+    int64_t *slot = NULL, *local = NULL;
+    int rc = ompix_notify_slot_call(win, id, old, &slot, &local, func_name);
+
+    if (OPAL_LIKELY(MPI_SUCCESS == rc)) {
+        *old = (MPI_Count) ompix_notify_take(slot, local);
+    }
+    return rc;
+}
+
 /* Where the last scan found a slot set.  A pipeline that takes a slot,
  * resets it and re-issues into it finds its next notification at or just
  * after that slot (FIFO completion) instead of behind every slot before
@@ -222,6 +256,11 @@ static inline int ompix_notify_waitsome(const ompix_notify_ops_t *ops, MPI_Win w
     }
     return MPI_SUCCESS;
 }
+
+/* mpiext_notify_consume.c: progress until slot's count reaches threshold
+ * or timeout_ms passed; returns the count last read. */
+int64_t ompix_notify_wait_threshold(int64_t *slot, int64_t *local, int64_t threshold,
+                                    int timeout_ms);
 
 /* mpiext_notify_consume.c */
 int ompix_notify_set_num(const ompix_notify_ops_t *ops, MPI_Win win, int n);

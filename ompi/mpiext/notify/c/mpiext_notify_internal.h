@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * Notified RMA inside the continue extension: the one table both paths
+ * The notify extension's internals: the one table both paths
  * fill.  The entry points (one file per MPIX_ function) check arguments,
  * pick a window's table once per call (ompix_notify_ops: osc/rdma2's,
  * reached through common/ompix's registry, or the generic one built from

@@ -57,6 +57,26 @@ int ompix_notify_wait_progress(int64_t *slots, int64_t *local, int first, int nu
     return MPIX_NOTIFY_NONE;
 }
 
+/* MPIX_Win_notify_threshold: like the loop above, over one slot's count
+ * (read, never taken). */
+int64_t ompix_notify_wait_threshold(int64_t *slot, int64_t *local, int64_t threshold,
+                                    int timeout_ms)
+{
+    uint64_t deadline = 0;
+    int64_t v = ompix_notify_count(slot, local);
+
+    if (timeout_ms > 0) {
+        deadline = ompix_notify_now_ms() + (uint64_t) timeout_ms;
+    }
+    while (v < threshold
+           && (MPIX_NOTIFY_BLOCK == timeout_ms
+               || (timeout_ms > 0 && ompix_notify_now_ms() < deadline))) {
+        opal_progress();
+        v = ompix_notify_count(slot, local);
+    }
+    return v;
+}
+
 /* Requests armed on win must not read the old array while the table
  * replaces it. */
 int ompix_notify_set_num(const ompix_notify_ops_t *ops, MPI_Win win, int n)

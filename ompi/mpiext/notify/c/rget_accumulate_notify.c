@@ -1,0 +1,44 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * MPIX_Rget_accumulate_notify: MPIX_Get_accumulate_notify with a request
+ * that completes when the result is in result_addr (the draft's
+ * MPI_Rget_accumulate_notify).
+ */
+
+#include "ompi_config.h"
+
+#include "mpiext_notify_rma.h"
+
+#if OMPI_BUILD_MPI_PROFILING
+#if OPAL_HAVE_WEAK_SYMBOLS
+#pragma weak MPIX_Rget_accumulate_notify = PMPIX_Rget_accumulate_notify
+#endif
+#define MPIX_Rget_accumulate_notify PMPIX_Rget_accumulate_notify
+#endif
+
+static const char FUNC_NAME[] = "MPIX_Rget_accumulate_notify";
+
+int MPIX_Rget_accumulate_notify(const void *origin_addr, int origin_count,
+                                MPI_Datatype origin_type, void *result_addr, int result_count,
+                                MPI_Datatype result_type, int target_rank,
+                                MPI_Aint target_disp, int target_count,
+                                MPI_Datatype target_type, MPI_Op op, int id, MPI_Win win,
+                                MPI_Request *request)
+{
+    ompix_notify_rma_args_t a = {
+        .origin_addr = origin_addr,
+        .origin_count = origin_count,
+        .origin_type = origin_type,
+        .result_addr = result_addr,
+        .result_count = result_count,
+        .result_type = result_type,
+        .target_rank = target_rank,
+        .target_disp = target_disp,
+        .target_count = target_count,
+        .target_type = target_type,
+        .op = op,
+    };
+
+    return ompix_notify_rform(OMPIX_NOTIFY_GET_ACC, &a, id, win, request, FUNC_NAME);
+}

@@ -1,0 +1,36 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * MPIX_Rput_notify: MPIX_Put_notify with a request that completes when
+ * the origin buffer may be reused (the draft's MPI_Rput_notify).
+ */
+
+#include "ompi_config.h"
+
+#include "mpiext_notify_rma.h"
+
+#if OMPI_BUILD_MPI_PROFILING
+#if OPAL_HAVE_WEAK_SYMBOLS
+#pragma weak MPIX_Rput_notify = PMPIX_Rput_notify
+#endif
+#define MPIX_Rput_notify PMPIX_Rput_notify
+#endif
+
+static const char FUNC_NAME[] = "MPIX_Rput_notify";
+
+int MPIX_Rput_notify(const void *origin_addr, int origin_count, MPI_Datatype origin_type,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_type, int id, MPI_Win win, MPI_Request *request)
+{
+    ompix_notify_rma_args_t a = {
+        .origin_addr = origin_addr,
+        .origin_count = origin_count,
+        .origin_type = origin_type,
+        .target_rank = target_rank,
+        .target_disp = target_disp,
+        .target_count = target_count,
+        .target_type = target_type,
+    };
+
+    return ompix_notify_rform(OMPIX_NOTIFY_PUT, &a, id, win, request, FUNC_NAME);
+}
