@@ -25,9 +25,6 @@
 #include "osc_rdma2_peer.h"
 #include "osc_rdma2_request.h"
 
-/* Windows with handles bound (component lock). */
-static mca_osc_rdma2_module_t *mca_osc_rdma2_mpit_windows = NULL;
-
 static int mca_osc_rdma2_mpit_path(const mca_osc_rdma2_peer_t *peer)
 {
     if (&mca_osc_rdma2_win_path_mapped == peer->win.path) {
@@ -173,16 +170,35 @@ static void mca_osc_rdma2_mpit_wrap(mca_osc_rdma2_module_t *module, bool on)
 /* ---------------------------------------------------------------------- */
 /* Handles                                                                 */
 
-/* The module of a window with handles bound, or NULL (a window another
- * component serves, or one freed while handles were still bound to it). */
-static mca_osc_rdma2_module_t *mca_osc_rdma2_mpit_find(const void *win)
-{
-    mca_osc_rdma2_module_t *m = mca_osc_rdma2_mpit_windows;
+/* A window with handles bound.  It outlives the window if the handles do
+ * (erroneous, but a read must not crash nor count backwards): the window's
+ * counts are kept as they were when it was freed. */
+typedef struct mca_osc_rdma2_mpit_watch_t {
+    const void *win;
+    mca_osc_rdma2_module_t *module;     /* NULL once the window is freed */
+    int handles;
+    mca_osc_rdma2_mpit_t frozen;
+    struct mca_osc_rdma2_mpit_watch_t *next;
+} mca_osc_rdma2_mpit_watch_t;
 
-    while (NULL != m && (const void *) m->win != win) {
-        m = m->mpit.next;
+/* Every watch (component lock). */
+static mca_osc_rdma2_mpit_watch_t *mca_osc_rdma2_mpit_watches = NULL;
+
+/* The watch of a handle's window: a live one first (a new window may
+ * have the address of a freed one); NULL for windows not ours. */
+static mca_osc_rdma2_mpit_watch_t *mca_osc_rdma2_mpit_find(const void *win)
+{
+    mca_osc_rdma2_mpit_watch_t *w, *freed = NULL;
+
+    for (w = mca_osc_rdma2_mpit_watches; NULL != w; w = w->next) {
+        if (w->win == win && NULL != w->module) {
+            return w;
+        }
+        if (w->win == win && NULL == freed) {
+            freed = w;
+        }
     }
-    return m;
+    return freed;
 }
 
 static bool mca_osc_rdma2_mpit_ours(ompi_win_t *win)
@@ -194,47 +210,61 @@ static bool mca_osc_rdma2_mpit_ours(ompi_win_t *win)
 static void mca_osc_rdma2_mpit_bind(ompi_win_t *win)
 {
     mca_osc_rdma2_module_t *module;
+    mca_osc_rdma2_mpit_watch_t *w;
 
     if (!mca_osc_rdma2_mpit_ours(win)) {
         return;                          /* reads 0 */
     }
     module = MCA_OSC_RDMA2_MODULE(win);
-    if (0 == module->mpit.handles++) {
-        module->mpit.next = mca_osc_rdma2_mpit_windows;
-        mca_osc_rdma2_mpit_windows = module;
+    if (NULL == module->mpit.watch) {
+        w = calloc(1, sizeof(*w));
+        if (NULL == w) {
+            return;                      /* reads 0 */
+        }
+        w->win = win;
+        w->module = module;
+        w->next = mca_osc_rdma2_mpit_watches;
+        mca_osc_rdma2_mpit_watches = w;
+        module->mpit.watch = w;
         mca_osc_rdma2_mpit_wrap(module, true);
     }
+    module->mpit.watch->handles++;
 }
 
-static void mca_osc_rdma2_mpit_unlist(mca_osc_rdma2_module_t *module)
+static void mca_osc_rdma2_mpit_drop(mca_osc_rdma2_mpit_watch_t *gone)
 {
-    mca_osc_rdma2_module_t **pp = &mca_osc_rdma2_mpit_windows;
+    mca_osc_rdma2_mpit_watch_t **pp = &mca_osc_rdma2_mpit_watches;
 
-    while (NULL != *pp && *pp != module) {
-        pp = &(*pp)->mpit.next;
+    while (*pp != gone) {
+        pp = &(*pp)->next;
     }
-    if (NULL != *pp) {
-        *pp = module->mpit.next;
-    }
-    module->mpit.next = NULL;
+    *pp = gone->next;
+    free(gone);
 }
 
 static void mca_osc_rdma2_mpit_unbind(const void *win)
 {
-    mca_osc_rdma2_module_t *module = mca_osc_rdma2_mpit_find(win);
+    mca_osc_rdma2_mpit_watch_t *w = mca_osc_rdma2_mpit_find(win);
 
-    if (NULL != module && 0 == --module->mpit.handles) {
-        mca_osc_rdma2_mpit_unlist(module);
-        mca_osc_rdma2_mpit_wrap(module, false);
+    if (NULL == w || 0 != --w->handles) {
+        return;
     }
+    if (NULL != w->module) {
+        w->module->mpit.watch = NULL;
+        mca_osc_rdma2_mpit_wrap(w->module, false);
+    }
+    mca_osc_rdma2_mpit_drop(w);
 }
 
 void mca_osc_rdma2_mpit_forget(mca_osc_rdma2_module_t *module)
 {
+    mca_osc_rdma2_mpit_watch_t *w;
+
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
-    if (module->mpit.handles > 0) {
-        mca_osc_rdma2_mpit_unlist(module);
-        module->mpit.handles = 0;
+    w = module->mpit.watch;
+    if (NULL != w) {
+        w->frozen = module->mpit;
+        w->module = NULL;
     }
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
 }
@@ -260,14 +290,16 @@ static int mca_osc_rdma2_mpit_notify(struct mca_base_pvar_t *pvar, mca_base_pvar
 /* ctx: the offset of the counter in mca_osc_rdma2_mpit_t. */
 static int mca_osc_rdma2_mpit_read(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
-    mca_osc_rdma2_module_t *module;
+    mca_osc_rdma2_mpit_watch_t *w;
+    const mca_osc_rdma2_mpit_t *counts;
     unsigned long long v = 0;
 
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
-    module = mca_osc_rdma2_mpit_find(obj);
-    if (NULL != module) {
-        v = (unsigned long long) *(volatile int64_t *) ((char *) &module->mpit +
-                                                        (intptr_t) pvar->ctx);
+    w = mca_osc_rdma2_mpit_find(obj);
+    if (NULL != w) {
+        counts = NULL != w->module ? &w->module->mpit : &w->frozen;
+        v = (unsigned long long) *(const volatile int64_t *) ((const char *) counts +
+                                                              (intptr_t) pvar->ctx);
     }
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
     return mca_common_ompix_pvar_set(value, v);

@@ -18,11 +18,10 @@ enum { MCA_OSC_RDMA2_MPIT_MAPPED, MCA_OSC_RDMA2_MPIT_CMA, MCA_OSC_RDMA2_MPIT_UCX
        MCA_OSC_RDMA2_MPIT_PATHS };
 
 /* A window's counts.  ops, bytes and emulated count while an MPI_T handle
- * is bound to the window (handles > 0: its operations go through counting
+ * is bound to the window (watch set: its operations go through counting
  * wrappers); lock_waits always (a lock that was busy). */
 typedef struct mca_osc_rdma2_mpit_t {
-    int handles;
-    struct mca_osc_rdma2_module_t *next;   /* in the list of windows with handles */
+    struct mca_osc_rdma2_mpit_watch_t *watch;  /* osc_rdma2_mpit.c */
     volatile int64_t ops[MCA_OSC_RDMA2_MPIT_PATHS];
     volatile int64_t bytes[MCA_OSC_RDMA2_MPIT_PATHS];
     volatile int64_t emulated;
