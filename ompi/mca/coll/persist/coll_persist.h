@@ -59,6 +59,25 @@ typedef enum {
 } mca_coll_persist_shm_kind_t;
 typedef struct mca_coll_persist_shm_t mca_coll_persist_shm_t;
 
+/* The algorithm a planned collective runs, for MPI_T (coll_persist_mpit.c):
+ * OTHER is the one schedule of a collective that has a single algorithm. */
+typedef enum {
+    MCA_COLL_PERSIST_ALG_OTHER = 0,
+    MCA_COLL_PERSIST_ALG_BARRIER_SHM,
+    MCA_COLL_PERSIST_ALG_BARRIER_DISSEMINATION,
+    MCA_COLL_PERSIST_ALG_BCAST_SHM,
+    MCA_COLL_PERSIST_ALG_BCAST_BINOMIAL,
+    MCA_COLL_PERSIST_ALG_BCAST_SCATTER_ALLGATHER,
+    MCA_COLL_PERSIST_ALG_ALLREDUCE_SHM,
+    MCA_COLL_PERSIST_ALG_ALLREDUCE_RECURSIVE_DOUBLING,
+    MCA_COLL_PERSIST_ALG_ALLREDUCE_RING,
+    MCA_COLL_PERSIST_ALG_ALLGATHER_BRUCK,
+    MCA_COLL_PERSIST_ALG_ALLGATHER_RING,
+    MCA_COLL_PERSIST_ALG_ALLTOALL_BRUCK,
+    MCA_COLL_PERSIST_ALG_ALLTOALL_PAIRWISE,
+    MCA_COLL_PERSIST_ALGS
+} mca_coll_persist_alg_t;
+
 /* A planned collective: a schedule of point-to-point rounds, or (shm set)
  * a shared-memory plan.  Actions [0, pre_actions) run at MPI_Start before
  * round 0. */
@@ -77,6 +96,9 @@ typedef struct {
     ompi_datatype_t *dtype;               /* retained */
     mca_coll_persist_shm_t *shm;          /* NULL: the schedule above */
     uint64_t start_call;                  /* the start call that last started it */
+    mca_coll_persist_alg_t algorithm;
+    uint64_t starts;                      /* schedule starts (a shm plan counts its own) */
+    opal_list_item_t mpit_item;           /* in coll_persist_mpit.c's list, once handed out */
     int start_error;                      /* reported by its completion (listed twice) */
 } mca_coll_persist_request_t;
 OBJ_CLASS_DECLARATION(mca_coll_persist_request_t);
@@ -113,6 +135,13 @@ typedef struct {
 } mca_coll_persist_component_t;
 
 OMPI_DECLSPEC extern mca_coll_persist_component_t mca_coll_persist_component;
+
+/* MPI_T (coll_persist_mpit.c): starts per algorithm of the requests handed
+ * out (tracked) and of those freed since (untracked). */
+void mca_coll_persist_mpit_register(void);
+void mca_coll_persist_mpit_track(mca_coll_persist_request_t *req);
+void mca_coll_persist_mpit_untrack(mca_coll_persist_request_t *req);
+uint64_t mca_coll_persist_shm_starts(const mca_coll_persist_shm_t *s);
 
 /* Schedule building (coll_persist_sched.c). */
 typedef struct {

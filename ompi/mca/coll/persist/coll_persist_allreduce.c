@@ -119,6 +119,7 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
     }
     if (MCA_COLL_PERSIST_ALLREDUCE_RING == algorithm && ompi_op_is_commute(op) && size > 1
         && count >= size) {
+        b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLREDUCE_RING;
         if (OMPI_SUCCESS == rc) {
             rc = mca_coll_persist_allreduce_ring(&b, rbuf, tmp, count, dtype, op, rank, size);
         }
@@ -129,6 +130,7 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
         return mca_coll_persist_finish(&b, request);
     }
 
+    b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLREDUCE_RECURSIVE_DOUBLING;
     /* Fold: even ranks below 2*rem hand their data to the odd rank above. */
     newrank = rank < 2 * rem ? (rank % 2 ? rank / 2 : -1) : rank - rem;
     if (OMPI_SUCCESS == rc && rank < 2 * rem) {

@@ -25,6 +25,9 @@ int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_
         return rc;
     }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
+    if (OMPI_SUCCESS == rc) {
+        b.req->algorithm = MCA_COLL_PERSIST_ALG_BARRIER_DISSEMINATION;
+    }
     for (int dist = 1; OMPI_SUCCESS == rc && dist < size; dist <<= 1) {
         rc = mca_coll_persist_round(&b);
         if (OMPI_SUCCESS == rc) {

@@ -121,6 +121,9 @@ int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *d
     }
     rc = mca_coll_persist_request_new(comm, NULL, datatype, 0, &b);
     if (OMPI_SUCCESS == rc) {
+        b.req->algorithm = MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER == algorithm
+                           ? MCA_COLL_PERSIST_ALG_BCAST_SCATTER_ALLGATHER
+                           : MCA_COLL_PERSIST_ALG_BCAST_BINOMIAL;
         rc = MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER == algorithm
              ? mca_coll_persist_bcast_scatter_allgather(&b, buff, count, datatype, root, rank, size)
              : mca_coll_persist_bcast_binomial(&b, buff, count, datatype, root, rank, size);

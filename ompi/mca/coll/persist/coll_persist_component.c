@@ -171,6 +171,7 @@ static int mca_coll_persist_component_register(void)
     mca_common_ompix_version_register(&mca_coll_persist_component.super.collm_version,
                                       &mca_coll_persist_ompix_version,
                                       &mca_coll_persist_ompix_provides);
+    mca_coll_persist_mpit_register();
     if (mca_coll_persist_component.shm_bcast_depth < 1) {
         mca_coll_persist_component.shm_bcast_depth = 1;
     }

@@ -178,12 +178,16 @@ int mca_coll_persist_allgather_init(const void *sbuf, int scount, struct ompi_da
         rc = mca_coll_persist_request_new(comm, NULL, rdtype,
                                           mca_coll_persist_blocks_bytes(size, rcount, rdtype), &b);
         if (OMPI_SUCCESS == rc) {
+            b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLGATHER_BRUCK;
             rc = mca_coll_persist_allgather_bruck(&b, sbuf, scount, sdtype, rbuf, rcount, rdtype,
                                                   rank, size);
         }
         return mca_coll_persist_end(&b, rc, request);
     }
     rc = mca_coll_persist_request_new(comm, NULL, rdtype, 0, &b);
+    if (OMPI_SUCCESS == rc) {
+        b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLGATHER_RING;
+    }
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE != sbuf) {
         rc = mca_coll_persist_action2(&b, sbuf, scount, sdtype,
                                       mca_coll_persist_at(rbuf, (ptrdiff_t) (rank) * (rcount), rdtype), rcount, rdtype);
@@ -226,6 +230,7 @@ int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_dat
         rc = mca_coll_persist_request_new(
             comm, NULL, rdtype, 3 * mca_coll_persist_blocks_bytes(size, rcount, rdtype), &b);
         if (OMPI_SUCCESS == rc) {
+            b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLTOALL_BRUCK;
             rc = mca_coll_persist_alltoall_bruck(&b, sbuf, scount, sdtype, rbuf, rcount, rdtype,
                                                  rank, size);
         }
@@ -240,6 +245,9 @@ int mca_coll_persist_alltoall_init(const void *sbuf, int scount, struct ompi_dat
         tmp_bytes = (size_t) true_extent + (size_t) (size * rcount - 1) * extent;
     }
     rc = mca_coll_persist_request_new(comm, NULL, rdtype, rcount > 0 ? tmp_bytes : 0, &b);
+    if (OMPI_SUCCESS == rc) {
+        b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLTOALL_PAIRWISE;
+    }
     if (OMPI_SUCCESS == rc && MPI_IN_PLACE == sbuf) {
         sbuf = (char *) b.req->tmp - true_lb;
         scount = rcount;

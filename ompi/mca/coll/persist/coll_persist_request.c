@@ -89,6 +89,13 @@ static bool mca_coll_persist_request_advance(mca_coll_persist_request_t *req)
     }
 }
 
+/* A schedule's start: counted (MPI_T), then round 0. */
+static inline bool mca_coll_persist_request_begin(mca_coll_persist_request_t *req)
+{
+    req->starts++;
+    return mca_coll_persist_request_advance(req);
+}
+
 static void mca_coll_persist_request_complete(mca_coll_persist_request_t *req)
 {
     if (OPAL_UNLIKELY(MPI_SUCCESS != req->start_error)) {
@@ -132,7 +139,7 @@ static int mca_coll_persist_request_start(size_t count, ompi_request_t **request
             mca_coll_persist_request_run_actions(req, 0, req->pre_actions);
         }
         if (NULL != req->shm ? mca_coll_persist_shm_start(req->shm)
-                             : mca_coll_persist_request_advance(req)) {
+                             : mca_coll_persist_request_begin(req)) {
             mca_coll_persist_request_complete(req);
             continue;
         }
@@ -222,6 +229,9 @@ static void mca_coll_persist_request_construct(mca_coll_persist_request_t *req)
     req->shm = NULL;
     req->start_call = 0;
     req->start_error = MPI_SUCCESS;
+    req->algorithm = MCA_COLL_PERSIST_ALG_OTHER;
+    req->starts = 0;
+    OBJ_CONSTRUCT(&req->mpit_item, opal_list_item_t);
 }
 
 static void mca_coll_persist_request_destruct(mca_coll_persist_request_t *req)
@@ -235,6 +245,8 @@ static void mca_coll_persist_request_destruct(mca_coll_persist_request_t *req)
     free(req->rounds);
     free(req->actions);
     free(req->tmp);
+    mca_coll_persist_mpit_untrack(req);
+    OBJ_DESTRUCT(&req->mpit_item);
     mca_coll_persist_shm_release(req->shm);
     if (NULL != req->op) {
         OBJ_RELEASE(req->op);

@@ -175,6 +175,7 @@ int mca_coll_persist_action2(mca_coll_persist_builder_t *b, const void *src, int
 int mca_coll_persist_finish(mca_coll_persist_builder_t *b, ompi_request_t **request)
 {
     mca_coll_persist_close_round(b->req);
+    mca_coll_persist_mpit_track(b->req);
     *request = &b->req->super.super;
     b->req = NULL;
     return OMPI_SUCCESS;

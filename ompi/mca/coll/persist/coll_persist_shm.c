@@ -299,6 +299,11 @@ bool mca_coll_persist_shm_start(mca_coll_persist_shm_t *s)
     return mca_coll_persist_shm_advance(s);
 }
 
+uint64_t mca_coll_persist_shm_starts(const mca_coll_persist_shm_t *s)
+{
+    return s->gen;
+}
+
 void mca_coll_persist_shm_release(mca_coll_persist_shm_t *s)
 {
     if (NULL != s) {
@@ -415,5 +420,8 @@ int mca_coll_persist_shm_try(ompi_communicator_t *comm, mca_coll_persist_shm_kin
         return OMPI_SUCCESS != rc ? rc : OMPI_ERR_NOT_AVAILABLE;
     }
     b.req->shm = s;
+    b.req->algorithm = MCA_COLL_PERSIST_SHM_BARRIER == kind ? MCA_COLL_PERSIST_ALG_BARRIER_SHM
+                       : MCA_COLL_PERSIST_SHM_BCAST == kind ? MCA_COLL_PERSIST_ALG_BCAST_SHM
+                                                            : MCA_COLL_PERSIST_ALG_ALLREDUCE_SHM;
     return mca_coll_persist_finish(&b, request);
 }

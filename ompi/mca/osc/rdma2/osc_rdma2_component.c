@@ -13,6 +13,7 @@
 #include "ompi/mca/common/ompix/common_ompix_help.h"
 #include "ompi/mca/common/ompix/common_ompix_registry.h"
 #include "ompi/mca/common/ompix/common_ompix_var.h"
+#include "ompi/mca/common/ompix/common_ompix_version.h"
 #include "ompi/mca/osc/base/base.h"
 
 #include "osc_rdma2_am.h"
@@ -87,6 +88,9 @@ static void mca_osc_rdma2_register_enum(const char *name, const mca_base_var_enu
                                        description, values, MCA_BASE_VAR_FLAG_DWG, level, scope,
                                        storage);
 }
+
+/* osc_rdma2_ompix_version, osc_rdma2_ompix_provides */
+static char *mca_osc_rdma2_ompix_version, *mca_osc_rdma2_ompix_provides;
 
 static int mca_osc_rdma2_register(void)
 {
@@ -177,6 +181,9 @@ static int mca_osc_rdma2_register(void)
 
     /* Open MPI's opal_common_ucx_tls/devices apply to us when set. */
     mca_common_ompix_ucx_register();
+    mca_common_ompix_version_register(&c->super.osc_version, &mca_osc_rdma2_ompix_version,
+                                      &mca_osc_rdma2_ompix_provides);
+    mca_osc_rdma2_mpit_register();
     return OMPI_SUCCESS;
 }
 

@@ -15,6 +15,7 @@
 #include "ompi/win/win.h"
 
 #include "osc_rdma2_component.h"
+#include "osc_rdma2_mpit.h"
 #include "osc_rdma2_state.h"
 #include "osc_rdma2_sync.h"
 
@@ -85,6 +86,7 @@ typedef struct mca_osc_rdma2_module_t {
 
     mca_osc_rdma2_sync_t sync;      /* epochs and pending completion */
     volatile uint64_t *fence_meet;  /* rank 0's meeting line, or NULL (dissemination) */
+    mca_osc_rdma2_mpit_t mpit;      /* MPI_T counts (osc_rdma2_mpit.c) */
 } mca_osc_rdma2_module_t;
 
 #define MCA_OSC_RDMA2_MODULE(win) ((mca_osc_rdma2_module_t *) (win)->w_osc_module)

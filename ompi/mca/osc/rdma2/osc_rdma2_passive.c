@@ -29,10 +29,20 @@
 #define MCA_OSC_RDMA2_ACC_LOCK_WORD offsetof(mca_osc_rdma2_pstate_t, acc_lock)
 
 /* Waiting for someone else: progress everything (our worker included, so
- * emulated operations others direct at us still complete). */
-static __opal_attribute_noinline__ void mca_osc_rdma2_backoff(int *spins)
+ * emulated operations others direct at us still complete).  The first
+ * backoff of an acquisition counts one lock wait (MPI_T, osc_rdma2_mpit.c):
+ * only a busy lock pays for it.  It takes the peer whose lock is busy,
+ * which the caller keeps anyway (passing the window kept one more register
+ * alive through the uncontended path). */
+static __opal_attribute_noinline__ void mca_osc_rdma2_backoff(mca_osc_rdma2_peer_t *peer,
+                                                              int *spins)
 {
-    int i, n = *spins < 64 ? ++*spins : 64;
+    int i, n;
+
+    if (0 == *spins) {
+        opal_atomic_add_fetch_64(&peer->module->mpit.lock_waits, 1);
+    }
+    n = *spins < 64 ? ++*spins : 64;
     for (i = 0; i < n; ++i) {
         opal_progress();
     }
@@ -56,7 +66,7 @@ static int mca_osc_rdma2_global_acquire(mca_osc_rdma2_module_t *module, uint64_t
         }
         /* The other kind holds it: withdraw and retry. */
         ret = root->state.path->fadd(root, &root->state, MCA_OSC_RDMA2_WORD(global), -mine, NULL);
-        mca_osc_rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(root, &spins);
     }
     return ret;
 }
@@ -84,7 +94,7 @@ mca_osc_rdma2_lock_exclusive(mca_osc_rdma2_module_t *module, mca_osc_rdma2_peer_
         if (OMPI_SUCCESS != ret || 0 == old) {
             break;
         }
-        mca_osc_rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(peer, &spins);
     }
     return ret;
 }
@@ -116,7 +126,7 @@ static int mca_osc_rdma2_lock_shared(mca_osc_rdma2_peer_t *peer)
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
-        mca_osc_rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(peer, &spins);
     }
 }
 
@@ -286,7 +296,7 @@ int mca_osc_rdma2_acc_lock(mca_osc_rdma2_peer_t *peer)
         if (OMPI_SUCCESS != ret || 0 == old) {
             break;
         }
-        mca_osc_rdma2_backoff(&spins);
+        mca_osc_rdma2_backoff(peer, &spins);
     }
     if (OMPI_SUCCESS != ret) {
         OPAL_THREAD_UNLOCK(turn);

@@ -466,6 +466,8 @@ static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
     ucp_context_h ctx = MCA_OSC_RDMA2_UCX->context;
     int i;
 
+    mca_osc_rdma2_mpit_forget(module);
+
     if (NULL != module->peers) {
         for (i = 0; i < module->size_comm; ++i) {
             if (NULL != module->peers[i]) {

@@ -86,6 +86,12 @@ int mca_pml_chan_irecv_init(void *buf, size_t count, struct ompi_datatype_t *dat
                             struct ompi_request_t **request);
 int mca_pml_chan_describe(MPI_Request req, mca_pml_chan_reqinfo_t *info);
 
+/* pml_chan_mpit.c: MPI_T performance variables; bound and unbound under
+ * the component's lock, when an end joins and leaves the ends list */
+void mca_pml_chan_mpit_register(void);
+void mca_pml_chan_mpit_bound(const struct mca_pml_chan_end_t *end);
+void mca_pml_chan_mpit_unbound(const struct mca_pml_chan_end_t *end);
+
 /* pml_chan_ucx.c */
 int mca_pml_chan_ucx_init(void);
 void mca_pml_chan_ucx_fini(void);

@@ -484,6 +484,7 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     OPAL_THREAD_LOCK(&c->lock);
     opal_list_append(&c->ends, &end->ends_item);
     end->listed = true;
+    mca_pml_chan_mpit_bound(end);
     if (end->uses_worker) {
         c->have_worker_ends = true;
     }
@@ -538,6 +539,7 @@ static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
     end->peer_mem = NULL;
     mca_pml_chan_end_drop_memory(end, signal);
     if (end->listed) {
+        mca_pml_chan_mpit_unbound(end);
         opal_list_remove_item(&c->ends, &end->ends_item);
         end->listed = false;
     }

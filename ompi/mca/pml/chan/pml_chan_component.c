@@ -194,6 +194,7 @@ static int mca_pml_chan_register(void)
     (void) mca_base_component_repository_retain_component(c->super.pmlm_version.mca_type_name,
                                                           c->super.pmlm_version.mca_component_name);
     mca_common_ompix_ucx_register();
+    mca_pml_chan_mpit_register();
     return OMPI_SUCCESS;
 }
 

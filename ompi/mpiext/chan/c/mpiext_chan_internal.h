@@ -14,6 +14,7 @@
 #include "opal/class/opal_hash_table.h"
 #include "opal/class/opal_list.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
+#include "ompi/mca/common/ompix/common_ompix_reqfn.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/info/info.h"
@@ -200,7 +201,7 @@ typedef struct ompix_chan_global_t {
     volatile int32_t num_binds;    /* binds in progress (the progress callback) */
     volatile int32_t num_watched;  /* channels of slack > 1 (mpiext_chan_wait.c) */
     const mca_pml_chan_api_t *engine;
-    ompi_request_fns_t orig_fns;
+    mca_common_ompix_reqfn_layer_t reqfn; /* our test/wait layer (mpiext_chan_wait.c) */
     bool wrapped;
     bool initialized;
 } ompix_chan_global_t;

@@ -33,7 +33,8 @@
 
 #include "mpiext_chan_internal.h"
 
-#define OMPIX_CHAN_ORIG (ompix_chan_global.orig_fns)
+/* What our wrappers call: the request functions below our layer. */
+#define OMPIX_CHAN_ORIG (ompix_chan_global.reqfn.below)
 
 /* Never a request's req_start: what the wrappers compare with while no
  * engine runs channels (engine off: the table's start is NULL, as is the
@@ -334,8 +335,20 @@ static int ompix_chan_wait_some(size_t count, ompi_request_t **reqs, int *outcou
     return rc;
 }
 
-/* Once, at the first engine channel or fallback channel of slack > 1;
- * undone at MPI_Finalize. */
+static const ompi_request_fns_t ompix_chan_fns = {
+    .req_test = ompix_chan_test,
+    .req_test_any = ompix_chan_test_any,
+    .req_test_all = ompix_chan_test_all,
+    .req_test_some = ompix_chan_test_some,
+    .req_wait = ompix_chan_wait,
+    .req_wait_any = ompix_chan_wait_any,
+    .req_wait_all = ompix_chan_wait_all,
+    .req_wait_some = ompix_chan_wait_some,
+};
+
+/* Once, at the first engine channel or fallback channel of slack > 1: one
+ * layer over Open MPI's request functions (common_ompix_reqfn.h), off at
+ * MPI_Finalize. */
 void ompix_chan_wait_install(void)
 {
     const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
@@ -347,26 +360,17 @@ void ompix_chan_wait_install(void)
             ompix_chan_engine_wait = engine->wait;
             ompix_chan_engine_start = engine->start;
         }
-        OMPIX_CHAN_ORIG = ompi_request_functions;
-        ompi_request_functions.req_test = ompix_chan_test;
-        ompi_request_functions.req_test_any = ompix_chan_test_any;
-        ompi_request_functions.req_test_all = ompix_chan_test_all;
-        ompi_request_functions.req_test_some = ompix_chan_test_some;
-        ompi_request_functions.req_wait = ompix_chan_wait;
-        ompi_request_functions.req_wait_any = ompix_chan_wait_any;
-        ompi_request_functions.req_wait_all = ompix_chan_wait_all;
-        ompi_request_functions.req_wait_some = ompix_chan_wait_some;
+        ompix_chan_global.reqfn.name = "chan";
+        ompix_chan_global.reqfn.fns = &ompix_chan_fns;
+        mca_common_ompix_reqfn_push(&ompix_chan_global.reqfn);
         ompix_chan_global.wrapped = true;
     }
 }
 
-/* Only when ours are on top: if another layer wrapped ours and has already
- * restored what it found, ours stay below it, harmless (no channel left to
- * settle) and still calling the originals, which orig_fns keeps. */
 void ompix_chan_wait_uninstall(void)
 {
-    if (ompix_chan_global.wrapped && ompix_chan_wait == ompi_request_functions.req_wait) {
-        ompi_request_functions = OMPIX_CHAN_ORIG;
+    if (ompix_chan_global.wrapped) {
+        mca_common_ompix_reqfn_pop(&ompix_chan_global.reqfn);
     }
     ompix_chan_engine_start = ompix_chan_no_engine_start;
     ompix_chan_engine = NULL;

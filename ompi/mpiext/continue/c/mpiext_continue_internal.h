@@ -18,6 +18,7 @@
 #include "ompi/mca/common/ompix/common_ompix_compat_atomic.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
+#include "ompi/mca/common/ompix/common_ompix_reqfn.h"
 #include "ompi/info/info.h"
 #include "ompi/request/grequest.h"
 #include "ompi/request/request.h"
@@ -152,7 +153,7 @@ typedef struct ompix_cont_global_t {
      * a hint by the progress callback. */
     volatile int32_t num_ready; /* continuations queued on any ready list */
     volatile int32_t num_watched;
-    ompi_request_fns_t orig_fns;   /* Open MPI's test/wait functions we wrap */
+    mca_common_ompix_reqfn_layer_t reqfn; /* our test/wait layer (mpiext_continue_wait.c) */
     bool initialized;
 } ompix_cont_global_t;
 

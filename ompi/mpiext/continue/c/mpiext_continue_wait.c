@@ -4,7 +4,8 @@
  * Testing and waiting on continuation requests.
  *
  * MPI_Test and friends reach Open MPI's request functions through the
- * ompi_request_functions table.  We wrap its entries: calls that involve no
+ * ompi_request_functions table.  We wrap its entries (one layer of
+ * common_ompix_reqfn.h): calls that involve no
  * continuation request go straight to the original; calls that do first run
  * that request's ready continuations (this is the only place where
  * poll-only continuations run, and where max_poll applies), and waits turn
@@ -19,7 +20,8 @@
  * leaves its continuations to the poller, which counts them for max_poll. */
 OMPIX_CONT_TLS ompix_cont_request_t *ompix_cont_polled = NULL;
 
-#define OMPIX_CONT_ORIG (ompix_cont_global.orig_fns)
+/* What our wrappers call: the request functions below our layer. */
+#define OMPIX_CONT_ORIG (ompix_cont_global.reqfn.below)
 
 /* Open MPI 4.1's MPI_Wait/MPI_Test free every request whose status carries
  * an error right after returning it (ompi_errhandler_request_invoke), even
@@ -262,20 +264,27 @@ static int ompix_cont_wait_some(size_t count, ompi_request_t **reqs, int *outcou
     return rc;
 }
 
+static const ompi_request_fns_t ompix_cont_fns = {
+    .req_test = ompix_cont_test,
+    .req_test_any = ompix_cont_test_any,
+    .req_test_all = ompix_cont_test_all,
+    .req_test_some = ompix_cont_test_some,
+    .req_wait = ompix_cont_wait,
+    .req_wait_any = ompix_cont_wait_any,
+    .req_wait_all = ompix_cont_wait_all,
+    .req_wait_some = ompix_cont_wait_some,
+};
+
+/* One layer over Open MPI's request functions (common_ompix_reqfn.h), on
+ * from the first MPIX_Continue_init to MPI_Finalize. */
 void ompix_cont_wait_install(void)
 {
-    OMPIX_CONT_ORIG = ompi_request_functions;
-    ompi_request_functions.req_test = ompix_cont_test;
-    ompi_request_functions.req_test_any = ompix_cont_test_any;
-    ompi_request_functions.req_test_all = ompix_cont_test_all;
-    ompi_request_functions.req_test_some = ompix_cont_test_some;
-    ompi_request_functions.req_wait = ompix_cont_wait;
-    ompi_request_functions.req_wait_any = ompix_cont_wait_any;
-    ompi_request_functions.req_wait_all = ompix_cont_wait_all;
-    ompi_request_functions.req_wait_some = ompix_cont_wait_some;
+    ompix_cont_global.reqfn.name = "continue";
+    ompix_cont_global.reqfn.fns = &ompix_cont_fns;
+    mca_common_ompix_reqfn_push(&ompix_cont_global.reqfn);
 }
 
 void ompix_cont_wait_uninstall(void)
 {
-    ompi_request_functions = OMPIX_CONT_ORIG;
+    mca_common_ompix_reqfn_pop(&ompix_cont_global.reqfn);
 }
