@@ -168,11 +168,21 @@ def main():
     args = ap.parse_args()
     mpicc, mpirun, flags = tools()
     build = tempfile.mkdtemp(prefix="ompix-kill-build-")
-    exe = os.path.join(build, "kill_job")
-    ok, out = RUN["compile_test"](mpicc, flags, os.path.join(HERE, "kill_job.c"), exe)
-    if not ok:
-        print(out)
-        return 1
+    try:
+        exe = os.path.join(build, "kill_job")
+        ok, out = RUN["compile_test"](mpicc, flags, os.path.join(HERE, "kill_job.c"), exe)
+        if not ok:
+            print(out)
+            return 1
+        failed = run_all(args, mpirun, exe)
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    print("kill: %s" % ("%d case(s) failed" % failed if failed else "ok"))
+    return 1 if failed else 0
+
+
+def run_all(args, mpirun, exe):
+    """Every case and transport; prints the table, returns the failures."""
     have = subprocess.run([exe, "--list"], capture_output=True, text=True).stdout.split()
     failed = 0
     print("%-14s %-4s %-4s %s" % ("case", "tls", "pml", "seconds from the kill to mpirun's exit"))
@@ -189,10 +199,7 @@ def main():
                       flush=True)
                 if bad:
                     print(indent(out))
-    shutil.rmtree(build, ignore_errors=True)
-    print("kill: %s" % ("%d case(s) failed" % failed if failed else "ok"))
-    return 1 if failed else 0
-
+    return failed
 
 if __name__ == "__main__":
     sys.exit(main())
