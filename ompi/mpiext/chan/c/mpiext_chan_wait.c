@@ -29,6 +29,8 @@
 
 #include "ompi_config.h"
 
+#include <sched.h>
+
 #include "opal/runtime/opal_progress.h"
 
 #include "mpiext_chan_internal.h"
@@ -90,11 +92,20 @@ static inline bool ompix_chan_look(ompi_request_t *r)
     return REQUEST_COMPLETE(r) || OMPI_REQUEST_INACTIVE == r->req_state;
 }
 
-/* A fallback channel's Wait: until it is complete, progressing. */
+/* A fallback channel's Wait: until it is complete, progressing, and
+ * yielding the processor after a sweep that did not complete it: with a
+ * thread per channel every waiting thread spins here, and spinning ones
+ * contend for opal_progress's event lock (one exchanged word: a third of
+ * the process's cycles in perf) and keep the processor from the threads,
+ * here and at the peer, whose messages can move (README-design.md,
+ * "Threads"). */
 static void ompix_chan_fb_wait(ompi_request_t *r)
 {
     while (!ompix_chan_look(r)) {
         opal_progress();
+        if (!ompix_chan_look(r)) {
+            sched_yield();
+        }
     }
 }
 
@@ -148,6 +159,7 @@ static void ompix_chan_wait_one_of(size_t count, ompi_request_t **reqs)
         }
         if (fb) {
             opal_progress();
+            sched_yield();          /* as ompix_chan_fb_wait */
         }
     }
 }
