@@ -1,0 +1,50 @@
+/*
+ * Copyright (c) 2026 The ompix developers.
+ *
+ * The C functions behind the Fortran bindings of channels (one per MPIX_
+ * function, exported under its mpif.h, use mpi and mpi_f08 names by
+ * common_ompix_fortran.h's MCA_COMMON_OMPIX_F_BINDINGS) and the two
+ * conversions they share (mpiext_chan_mpifh.c).  Every argument is by
+ * reference, as Fortran passes it; ierr may be NULL (mpi_f08 without
+ * ierror).
+ *
+ * The nonblocking binds (MPIX_Ibind_*) have no Fortran binding yet: they
+ * store the channel into *req_out when the bind completes, long after the
+ * call, where a Fortran caller's handle would need converting then (a
+ * hook in c/mpiext_chan_bind.c:ompix_chan_bind_complete).
+ */
+
+#ifndef MPIEXT_CHAN_MPIFH_PROTOTYPES_H
+#define MPIEXT_CHAN_MPIFH_PROTOTYPES_H
+
+#include "ompi_config.h"
+#include "mpi.h"
+#include "ompi/mca/common/ompix/common_ompix_fortran.h"
+#include "ompi/mpiext/chan/c/mpiext_chan_c.h"
+
+/* Any bind call in the shape of MPIX_Bind_slack_channels (slacks NULL for
+ * the forms without slack). */
+typedef int (mpiext_chan_f_bind_fn_t)(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                                      const int slacks[], MPI_Info infos[]);
+/* Any unbind call in the shape of MPIX_Iunbind_channels. */
+typedef int (mpiext_chan_f_unbind_fn_t)(int n, MPI_Request chans[], MPI_Info infos[]);
+
+void mpiext_chan_f_bind(MPI_Fint n, const MPI_Fint *reqs_in, MPI_Fint *reqs_out,
+                        const MPI_Fint *slacks, const MPI_Fint *infos,
+                        mpiext_chan_f_bind_fn_t *bind, MPI_Fint *ierr, const char *func);
+void mpiext_chan_f_unbind(MPI_Fint n, MPI_Fint *chans, const MPI_Fint *infos,
+                          mpiext_chan_f_unbind_fn_t *unbind, MPI_Fint *ierr, const char *func);
+
+void ompix_bind_channel_f(MPI_Fint *req_in, MPI_Fint *req_out, MPI_Fint *info, MPI_Fint *ierr);
+void ompix_bind_channels_f(MPI_Fint *n, MPI_Fint *reqs_in, MPI_Fint *reqs_out, MPI_Fint *infos,
+                           MPI_Fint *ierr);
+void ompix_bind_slack_channel_f(MPI_Fint *req_in, MPI_Fint *req_out, MPI_Fint *slack,
+                                MPI_Fint *info, MPI_Fint *ierr);
+void ompix_bind_slack_channels_f(MPI_Fint *n, MPI_Fint *reqs_in, MPI_Fint *reqs_out,
+                                 MPI_Fint *slacks, MPI_Fint *infos, MPI_Fint *ierr);
+void ompix_unbind_channel_f(MPI_Fint *chan, MPI_Fint *ierr);
+void ompix_iunbind_channel_f(MPI_Fint *chan, MPI_Fint *info, MPI_Fint *ierr);
+void ompix_unbind_channels_f(MPI_Fint *n, MPI_Fint *chans, MPI_Fint *ierr);
+void ompix_iunbind_channels_f(MPI_Fint *n, MPI_Fint *chans, MPI_Fint *infos, MPI_Fint *ierr);
+
+#endif /* MPIEXT_CHAN_MPIFH_PROTOTYPES_H */

@@ -1,0 +1,90 @@
+! -*- fortran -*-
+! Copyright (c) 2026 The ompix developers.
+!
+! Channels for use mpi: the body of the mpi_ext module (Open MPI tree) and of
+! ompix's ompix module (plugin build); mpiext_chan_mpifh.h comes first.
+! Every interface is one C function of ../mpif-h.
+
+interface
+    subroutine MPIX_Bind_channel(req_in, req_out, info, ierror)
+        implicit none
+        integer, intent(in) :: req_in
+        integer, intent(out) :: req_out
+        integer, intent(in) :: info
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Bind_channel
+end interface
+interface
+    subroutine MPIX_Bind_channels(n, reqs_in, reqs_out, infos, ierror)
+        implicit none
+        integer, intent(in) :: n
+        integer, intent(in) :: reqs_in(*)
+        integer, intent(out) :: reqs_out(*)
+        integer, intent(in) :: infos(*)
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Bind_channels
+end interface
+interface
+    subroutine MPIX_Bind_slack_channel(req_in, req_out, slack, info, ierror)
+        implicit none
+        integer, intent(in) :: req_in
+        integer, intent(out) :: req_out
+        integer, intent(in) :: slack
+        integer, intent(in) :: info
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Bind_slack_channel
+end interface
+interface
+    subroutine MPIX_Bind_slack_channels(n, reqs_in, reqs_out, slacks, infos, &
+        ierror)
+        implicit none
+        integer, intent(in) :: n
+        integer, intent(in) :: reqs_in(*)
+        integer, intent(out) :: reqs_out(*)
+        integer, intent(in) :: slacks(*)
+        integer, intent(in) :: infos(*)
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Bind_slack_channels
+end interface
+interface
+    subroutine MPIX_Unbind_channel(chan, ierror)
+        implicit none
+        integer, intent(inout) :: chan
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Unbind_channel
+end interface
+interface
+    subroutine MPIX_Iunbind_channel(chan, info, ierror)
+        implicit none
+        integer, intent(inout) :: chan
+        integer, intent(in) :: info
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Iunbind_channel
+end interface
+interface
+    subroutine MPIX_Unbind_channels(n, chans, ierror)
+        implicit none
+        integer, intent(in) :: n
+        integer, intent(inout) :: chans(*)
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Unbind_channels
+end interface
+interface
+    subroutine MPIX_Iunbind_channels(n, chans, infos, ierror)
+        implicit none
+        integer, intent(in) :: n
+        integer, intent(inout) :: chans(*)
+        integer, intent(in) :: infos(*)
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Iunbind_channels
+end interface
+
+! The profiling entry points: the same interfaces, other symbols.
+procedure(MPIX_Bind_channel) :: PMPIX_Bind_channel
+procedure(MPIX_Bind_channels) :: PMPIX_Bind_channels
+procedure(MPIX_Bind_slack_channel) :: PMPIX_Bind_slack_channel
+procedure(MPIX_Bind_slack_channels) :: PMPIX_Bind_slack_channels
+procedure(MPIX_Unbind_channel) :: PMPIX_Unbind_channel
+procedure(MPIX_Iunbind_channel) :: PMPIX_Iunbind_channel
+procedure(MPIX_Unbind_channels) :: PMPIX_Unbind_channels
+procedure(MPIX_Iunbind_channels) :: PMPIX_Iunbind_channels
