@@ -12,10 +12,10 @@
 ! Open MPI; c_intptr_t keeps the interface interoperable).
 abstract interface
     subroutine MPIX_Continue_cb_function(array_of_statuses, cb_data) bind(C)
-        use, intrinsic :: iso_c_binding, only : c_intptr_t
+        use, intrinsic :: iso_c_binding, only : c_int, c_intptr_t
         use :: mpi, only : MPI_STATUS_SIZE
         implicit none
-        integer :: array_of_statuses(MPI_STATUS_SIZE, *)
+        integer(kind=c_int) :: array_of_statuses(MPI_STATUS_SIZE, *)
         integer(kind=c_intptr_t), value :: cb_data
     end subroutine MPIX_Continue_cb_function
 end interface
