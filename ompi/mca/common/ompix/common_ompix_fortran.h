@@ -95,6 +95,16 @@ static inline MPI_Status *mca_common_ompix_f_statuses(MPI_Fint *f_statuses)
     return MPI_F_STATUSES_IGNORE == f_statuses ? MPI_STATUSES_IGNORE : (MPI_Status *) f_statuses;
 }
 
+/* MPI_BOTTOM of Fortran programs: the common block Open MPI's libmpi
+ * defines (mpif-h/constants; this is its name for gfortran, the compiler
+ * Open MPI 4.1 is packaged with, in a single-underscore build). */
+extern int mpi_fortran_bottom_;
+
+static inline void *mca_common_ompix_f_buffer(char *buf)
+{
+    return (char *) &mpi_fortran_bottom_ == buf ? MPI_BOTTOM : buf;
+}
+
 /* The symbols of one binding: FN under every name a Fortran compiler gives
  * an external procedure (upper case, lower case, one or two trailing
  * underscores) for mpif.h and use mpi, and Mixed_f08, the bind(C) name of
