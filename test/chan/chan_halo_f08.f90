@@ -9,11 +9,12 @@
 ! MPI_ERR_REQUEST through ierror (MPI_ERRORS_RETURN) and leaves the output
 ! MPI_REQUEST_NULL.
 program chan_halo_f08
+    use ompix_test_f
     use mpi_f08
     use ompix_f08
     implicit none
     integer, parameter :: n = 8, iters = 50
-    integer :: u(0:n+1)
+    integer, asynchronous :: u(0:n+1)   ! used by MPI between calls
     type(MPI_Request) :: reqs(4), chans(4), bad(1), out(1)
     type(MPI_Info) :: infos(4)
     integer :: rank, size, left, right, it, ierr, eclass, errs
@@ -55,12 +56,7 @@ program chan_halo_f08
     do it = 1, 4
         call MPI_Request_free(reqs(it))
     end do
-    call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-    if (errs /= 0) then
-        if (rank == 0) print *, 'chan_halo_f08: ', errs, ' errors'
-        call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-    call MPI_Finalize()
+    call ompix_test_finish('chan_halo_f08', errs)
 
 contains
 

@@ -9,11 +9,13 @@
 ! and every ierror are checked, and a negative count is refused with an
 ! error (MPI_ERRORS_RETURN) instead of touching the arrays.
 program chan_usempi
+    use ompix_test_f
     use mpi
     use ompix
     implicit none
     integer, parameter :: slack = 2, iters = 6
-    integer :: buf(0:slack - 1), one, rank, size, peer, ierr, it, errs
+    integer, asynchronous :: buf(0:slack - 1), one   ! used by MPI between calls
+    integer :: rank, size, peer, ierr, it, errs
     integer :: reqs(1), chans(1), slacks(1), infos(1), req2, chan2, st(MPI_STATUS_SIZE)
     logical :: sender
 
@@ -63,10 +65,5 @@ program chan_usempi
     call MPI_Info_free(infos(1), ierr)
     call MPI_Request_free(reqs(1), ierr)
     call MPI_Request_free(req2, ierr)
-    call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-    if (errs /= 0) then
-        if (rank == 0) print *, 'chan_usempi: ', errs, ' errors'
-        call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
-    end if
-    call MPI_Finalize(ierr)
+    call ompix_test_finish('chan_usempi', errs)
 end program chan_usempi

@@ -14,7 +14,7 @@ module cont_f08_cb
     implicit none
     integer, target :: calls = 0, bad = 0
     integer :: expect_source = -1, expect_value = -1
-    integer, target :: rbuf = -1
+    integer, asynchronous :: rbuf = -1
 contains
     subroutine ring_done(statuses, cb_data) bind(C)
         type(MPI_Status) :: statuses(*)
@@ -37,13 +37,15 @@ contains
 end module cont_f08_cb
 
 program cont_f08
+    use ompix_test_f
     use mpi_f08
     use ompix_f08
     use cont_f08_cb
     implicit none
     type(MPI_Request) :: cont, reqs(2), nreq
-    type(MPI_Status) :: statuses(2), status
-    integer :: rank, size, sbuf, errs, ierr
+    type(MPI_Status), asynchronous :: statuses(2), status
+    integer :: rank, size, errs, ierr
+    integer, asynchronous :: sbuf
     logical :: flag
 
     call MPI_Init()
@@ -69,10 +71,5 @@ program cont_f08
     call MPI_Request_free(cont)
 
     errs = errs + bad
-    call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-    if (errs /= 0) then
-        if (rank == 0) print *, 'cont_f08: ', errs, ' errors'
-        call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-    call MPI_Finalize()
+    call ompix_test_finish('cont_f08', errs)
 end program cont_f08

@@ -12,12 +12,14 @@
 ! MPIX_Win_get_notify_value sees a count before it is taken, and a bad
 ! slot is refused through ierror (MPI_ERRORS_RETURN on the window).
 program notify_f08
+    use ompix_test_f
     use mpi_f08
     use ompix_f08
     implicit none
     integer, parameter :: m = 6
-    integer, allocatable :: wbuf(:), rbuf(:)
-    integer :: rank, size, t, k, id, nslots, ierr, errs, right, val(1)
+    integer, allocatable, asynchronous :: wbuf(:), rbuf(:)   ! RMA: used between calls
+    integer :: rank, size, t, k, id, nslots, ierr, errs, right
+    integer, asynchronous :: val(1)
     integer(kind=MPI_COUNT_KIND) :: old
     integer(kind=MPI_ADDRESS_KIND) :: wsize
     type(MPI_Win) :: win
@@ -80,10 +82,5 @@ program notify_f08
     if (ierr == MPI_SUCCESS) errs = errs + 1
     call MPI_Win_unlock_all(win)
     call MPI_Win_free(win)
-    call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-    if (errs /= 0) then
-        if (rank == 0) print *, 'notify_f08: ', errs, ' errors'
-        call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-    call MPI_Finalize()
+    call ompix_test_finish('notify_f08', errs)
 end program notify_f08

@@ -7,11 +7,13 @@
 ! has the standard MPI_Allreduce_init instead and no MPIX_ name: not run
 ! there.
 program persist_allreduce_f08
+    use ompix_test_f
     use mpi_f08
     use mpi_f08_ext, only : MPIX_Allreduce_init
     implicit none
     integer, parameter :: n = 5
-    integer :: sbuf(n), rbuf(n), rank, size, it, i, errs
+    integer, asynchronous :: sbuf(n), rbuf(n)   ! used by MPI between calls
+    integer :: rank, size, it, i, errs
     type(MPI_Request) :: req
 
     call MPI_Init()
@@ -32,10 +34,5 @@ program persist_allreduce_f08
         end do
     end do
     call MPI_Request_free(req)
-    call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-    if (errs /= 0) then
-        if (rank == 0) print *, 'persist_allreduce_f08: ', errs, ' errors'
-        call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-    call MPI_Finalize()
+    call ompix_test_finish('persist_allreduce_f08', errs)
 end program persist_allreduce_f08

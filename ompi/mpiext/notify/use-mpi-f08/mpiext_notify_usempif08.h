@@ -49,26 +49,6 @@ interface
     end subroutine MPIX_Put_notify
 end interface
 interface
-    subroutine MPIX_Get_notify(origin_addr, origin_count, origin_type, &
-        target_rank, target_disp, target_count, target_type, id, win, ierror) &
-            bind(C, name="MPIX_Get_notify_f08")
-        use :: mpi_f08_types, only : MPI_Datatype, MPI_Win
-        use :: mpi_f08_types, only : MPI_ADDRESS_KIND
-        implicit none
-        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-        type(*), dimension(*), asynchronous :: origin_addr
-        integer, intent(in) :: origin_count
-        type(MPI_Datatype), intent(in) :: origin_type
-        integer, intent(in) :: target_rank
-        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
-        integer, intent(in) :: target_count
-        type(MPI_Datatype), intent(in) :: target_type
-        integer, intent(in) :: id
-        type(MPI_Win), intent(in) :: win
-        integer, optional, intent(out) :: ierror
-    end subroutine MPIX_Get_notify
-end interface
-interface
     subroutine MPIX_Accumulate_notify(origin_addr, origin_count, origin_type, &
         target_rank, target_disp, target_count, target_type, op, id, win, &
         ierror) &
@@ -117,18 +97,6 @@ interface
     end subroutine MPIX_Win_notify_reset
 end interface
 interface
-    subroutine MPIX_Win_get_notify_value(win, id, value, ierror) &
-            bind(C, name="MPIX_Win_get_notify_value_f08")
-        use :: mpi_f08_types, only : MPI_Win
-        use :: mpi_f08_types, only : MPI_COUNT_KIND
-        implicit none
-        type(MPI_Win), intent(in) :: win
-        integer, intent(in) :: id
-        integer(kind=MPI_COUNT_KIND), intent(out) :: value
-        integer, optional, intent(out) :: ierror
-    end subroutine MPIX_Win_get_notify_value
-end interface
-interface
     subroutine MPIX_Win_set_num_notify(win, info, n, ierror) &
             bind(C, name="MPIX_Win_set_num_notify_f08")
         use :: mpi_f08_types, only : MPI_Info, MPI_Win
@@ -161,14 +129,18 @@ interface
     end subroutine MPIX_Win_notify_init
 end interface
 
+! Functions whose arguments are those of another one.
+procedure(MPIX_Win_read_notify), bind(C, name="MPIX_Get_notify_f08") :: MPIX_Get_notify
+procedure(MPIX_Win_notify_reset), bind(C, name="MPIX_Win_get_notify_value_f08") :: MPIX_Win_get_notify_value
+
 ! The profiling entry points: the same interfaces, other symbols.
 procedure(MPIX_Win_read_notify), bind(C, name="PMPIX_Win_read_notify_f08") :: PMPIX_Win_read_notify
 procedure(MPIX_Put_notify), bind(C, name="PMPIX_Put_notify_f08") :: PMPIX_Put_notify
-procedure(MPIX_Get_notify), bind(C, name="PMPIX_Get_notify_f08") :: PMPIX_Get_notify
 procedure(MPIX_Accumulate_notify), bind(C, name="PMPIX_Accumulate_notify_f08") :: PMPIX_Accumulate_notify
 procedure(MPIX_Win_notify_waitsome), bind(C, name="PMPIX_Win_notify_waitsome_f08") :: PMPIX_Win_notify_waitsome
 procedure(MPIX_Win_notify_reset), bind(C, name="PMPIX_Win_notify_reset_f08") :: PMPIX_Win_notify_reset
-procedure(MPIX_Win_get_notify_value), bind(C, name="PMPIX_Win_get_notify_value_f08") :: PMPIX_Win_get_notify_value
 procedure(MPIX_Win_set_num_notify), bind(C, name="PMPIX_Win_set_num_notify_f08") :: PMPIX_Win_set_num_notify
 procedure(MPIX_Win_get_num_notify), bind(C, name="PMPIX_Win_get_num_notify_f08") :: PMPIX_Win_get_num_notify
 procedure(MPIX_Win_notify_init), bind(C, name="PMPIX_Win_notify_init_f08") :: PMPIX_Win_notify_init
+procedure(MPIX_Win_read_notify), bind(C, name="PMPIX_Get_notify_f08") :: PMPIX_Get_notify
+procedure(MPIX_Win_notify_reset), bind(C, name="PMPIX_Win_get_notify_value_f08") :: PMPIX_Win_get_notify_value

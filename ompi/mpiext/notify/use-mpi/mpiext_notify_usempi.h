@@ -44,24 +44,6 @@ interface
     end subroutine MPIX_Put_notify
 end interface
 interface
-    subroutine MPIX_Get_notify(origin_addr, origin_count, origin_type, &
-        target_rank, target_disp, target_count, target_type, id, win, ierror)
-        use :: mpi, only : MPI_ADDRESS_KIND
-        implicit none
-        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-        type(*), dimension(*) :: origin_addr
-        integer, intent(in) :: origin_count
-        integer, intent(in) :: origin_type
-        integer, intent(in) :: target_rank
-        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
-        integer, intent(in) :: target_count
-        integer, intent(in) :: target_type
-        integer, intent(in) :: id
-        integer, intent(in) :: win
-        integer, intent(out) :: ierror
-    end subroutine MPIX_Get_notify
-end interface
-interface
     subroutine MPIX_Accumulate_notify(origin_addr, origin_count, origin_type, &
         target_rank, target_disp, target_count, target_type, op, id, win, &
         ierror)
@@ -104,16 +86,6 @@ interface
     end subroutine MPIX_Win_notify_reset
 end interface
 interface
-    subroutine MPIX_Win_get_notify_value(win, id, value, ierror)
-        use :: mpi, only : MPI_COUNT_KIND
-        implicit none
-        integer, intent(in) :: win
-        integer, intent(in) :: id
-        integer(kind=MPI_COUNT_KIND), intent(out) :: value
-        integer, intent(out) :: ierror
-    end subroutine MPIX_Win_get_notify_value
-end interface
-interface
     subroutine MPIX_Win_set_num_notify(win, info, n, ierror)
         implicit none
         integer, intent(in) :: win
@@ -140,14 +112,18 @@ interface
     end subroutine MPIX_Win_notify_init
 end interface
 
+! Functions whose arguments are those of another one.
+procedure(MPIX_Win_read_notify) :: MPIX_Get_notify
+procedure(MPIX_Win_notify_reset) :: MPIX_Win_get_notify_value
+
 ! The profiling entry points: the same interfaces, other symbols.
 procedure(MPIX_Win_read_notify) :: PMPIX_Win_read_notify
 procedure(MPIX_Put_notify) :: PMPIX_Put_notify
-procedure(MPIX_Get_notify) :: PMPIX_Get_notify
 procedure(MPIX_Accumulate_notify) :: PMPIX_Accumulate_notify
 procedure(MPIX_Win_notify_waitsome) :: PMPIX_Win_notify_waitsome
 procedure(MPIX_Win_notify_reset) :: PMPIX_Win_notify_reset
-procedure(MPIX_Win_get_notify_value) :: PMPIX_Win_get_notify_value
 procedure(MPIX_Win_set_num_notify) :: PMPIX_Win_set_num_notify
 procedure(MPIX_Win_get_num_notify) :: PMPIX_Win_get_num_notify
 procedure(MPIX_Win_notify_init) :: PMPIX_Win_notify_init
+procedure(MPIX_Win_read_notify) :: PMPIX_Get_notify
+procedure(MPIX_Win_notify_reset) :: PMPIX_Win_get_notify_value
