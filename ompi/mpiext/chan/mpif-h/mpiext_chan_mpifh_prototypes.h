@@ -8,10 +8,9 @@
  * reference, as Fortran passes it; ierr may be NULL (mpi_f08 without
  * ierror).
  *
- * The nonblocking binds (MPIX_Ibind_*) have no Fortran binding yet: they
- * store the channel into *req_out when the bind completes, long after the
- * call, where a Fortran caller's handle would need converting then (a
- * hook in c/mpiext_chan_bind.c:ompix_chan_bind_complete).
+ * A nonblocking bind (MPIX_Ibind_*) stores the channel when it completes,
+ * after the call: its Fortran handle is stored then too
+ * (c/mpiext_chan_check.c:ompix_chan_ibind_entry_f).
  */
 
 #ifndef MPIEXT_CHAN_MPIFH_PROTOTYPES_H
@@ -21,6 +20,8 @@
 #include "mpi.h"
 #include "ompi/mca/common/ompix/common_ompix_fortran.h"
 #include "ompi/mpiext/chan/c/mpiext_chan_c.h"
+
+#include <stdbool.h>
 
 /* Any bind call in the shape of MPIX_Bind_slack_channels (slacks NULL for
  * the forms without slack). */
@@ -32,16 +33,26 @@ typedef int (mpiext_chan_f_unbind_fn_t)(int n, MPI_Request chans[], MPI_Info inf
 void mpiext_chan_f_bind(MPI_Fint n, const MPI_Fint *reqs_in, MPI_Fint *reqs_out,
                         const MPI_Fint *slacks, const MPI_Fint *infos,
                         mpiext_chan_f_bind_fn_t *bind, MPI_Fint *ierr, const char *func);
+void mpiext_chan_f_ibind(MPI_Fint n, const MPI_Fint *reqs_in, MPI_Fint *reqs_out,
+                         const MPI_Fint *slacks, bool need_slacks, const MPI_Fint *infos,
+                         MPI_Fint *ierr, const char *func);
 void mpiext_chan_f_unbind(MPI_Fint n, MPI_Fint *chans, const MPI_Fint *infos,
                           mpiext_chan_f_unbind_fn_t *unbind, MPI_Fint *ierr, const char *func);
 
 void ompix_bind_channel_f(MPI_Fint *req_in, MPI_Fint *req_out, MPI_Fint *info, MPI_Fint *ierr);
+void ompix_ibind_channel_f(MPI_Fint *req_in, MPI_Fint *req_out, MPI_Fint *info, MPI_Fint *ierr);
 void ompix_bind_channels_f(MPI_Fint *n, MPI_Fint *reqs_in, MPI_Fint *reqs_out, MPI_Fint *infos,
                            MPI_Fint *ierr);
+void ompix_ibind_channels_f(MPI_Fint *n, MPI_Fint *reqs_in, MPI_Fint *reqs_out,
+                            MPI_Fint *infos, MPI_Fint *ierr);
 void ompix_bind_slack_channel_f(MPI_Fint *req_in, MPI_Fint *req_out, MPI_Fint *slack,
                                 MPI_Fint *info, MPI_Fint *ierr);
+void ompix_ibind_slack_channel_f(MPI_Fint *req_in, MPI_Fint *req_out, MPI_Fint *slack,
+                                 MPI_Fint *info, MPI_Fint *ierr);
 void ompix_bind_slack_channels_f(MPI_Fint *n, MPI_Fint *reqs_in, MPI_Fint *reqs_out,
                                  MPI_Fint *slacks, MPI_Fint *infos, MPI_Fint *ierr);
+void ompix_ibind_slack_channels_f(MPI_Fint *n, MPI_Fint *reqs_in, MPI_Fint *reqs_out,
+                                  MPI_Fint *slacks, MPI_Fint *infos, MPI_Fint *ierr);
 void ompix_unbind_channel_f(MPI_Fint *chan, MPI_Fint *ierr);
 void ompix_iunbind_channel_f(MPI_Fint *chan, MPI_Fint *info, MPI_Fint *ierr);
 void ompix_unbind_channels_f(MPI_Fint *n, MPI_Fint *chans, MPI_Fint *ierr);

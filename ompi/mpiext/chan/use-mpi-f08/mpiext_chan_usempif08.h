@@ -18,6 +18,17 @@ interface
     end subroutine MPIX_Bind_channel
 end interface
 interface
+    subroutine MPIX_Ibind_channel(req_in, req_out, info, ierror) &
+            bind(C, name="MPIX_Ibind_channel_f08")
+        use :: mpi_f08_types, only : MPI_Info, MPI_Request
+        implicit none
+        type(MPI_Request), intent(in) :: req_in
+        type(MPI_Request), intent(out), asynchronous :: req_out
+        type(MPI_Info), intent(in) :: info
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Ibind_channel
+end interface
+interface
     subroutine MPIX_Bind_channels(n, reqs_in, reqs_out, infos, ierror) &
             bind(C, name="MPIX_Bind_channels_f08")
         use :: mpi_f08_types, only : MPI_Info, MPI_Request
@@ -28,6 +39,18 @@ interface
         type(MPI_Info), intent(in) :: infos(*)
         integer, optional, intent(out) :: ierror
     end subroutine MPIX_Bind_channels
+end interface
+interface
+    subroutine MPIX_Ibind_channels(n, reqs_in, reqs_out, infos, ierror) &
+            bind(C, name="MPIX_Ibind_channels_f08")
+        use :: mpi_f08_types, only : MPI_Info, MPI_Request
+        implicit none
+        integer, intent(in) :: n
+        type(MPI_Request), intent(in) :: reqs_in(*)
+        type(MPI_Request), intent(out), asynchronous :: reqs_out(*)
+        type(MPI_Info), intent(in) :: infos(*)
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Ibind_channels
 end interface
 interface
     subroutine MPIX_Bind_slack_channel(req_in, req_out, slack, info, ierror) &
@@ -42,6 +65,18 @@ interface
     end subroutine MPIX_Bind_slack_channel
 end interface
 interface
+    subroutine MPIX_Ibind_slack_channel(req_in, req_out, slack, info, ierror) &
+            bind(C, name="MPIX_Ibind_slack_channel_f08")
+        use :: mpi_f08_types, only : MPI_Info, MPI_Request
+        implicit none
+        type(MPI_Request), intent(in) :: req_in
+        type(MPI_Request), intent(out), asynchronous :: req_out
+        integer, intent(in) :: slack
+        type(MPI_Info), intent(in) :: info
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Ibind_slack_channel
+end interface
+interface
     subroutine MPIX_Bind_slack_channels(n, reqs_in, reqs_out, slacks, infos, &
         ierror) &
             bind(C, name="MPIX_Bind_slack_channels_f08")
@@ -54,6 +89,20 @@ interface
         type(MPI_Info), intent(in) :: infos(*)
         integer, optional, intent(out) :: ierror
     end subroutine MPIX_Bind_slack_channels
+end interface
+interface
+    subroutine MPIX_Ibind_slack_channels(n, reqs_in, reqs_out, slacks, infos, &
+        ierror) &
+            bind(C, name="MPIX_Ibind_slack_channels_f08")
+        use :: mpi_f08_types, only : MPI_Info, MPI_Request
+        implicit none
+        integer, intent(in) :: n
+        type(MPI_Request), intent(in) :: reqs_in(*)
+        type(MPI_Request), intent(out), asynchronous :: reqs_out(*)
+        integer, intent(in) :: slacks(*)
+        type(MPI_Info), intent(in) :: infos(*)
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Ibind_slack_channels
 end interface
 interface
     subroutine MPIX_Unbind_channel(chan, ierror) &
@@ -98,9 +147,13 @@ end interface
 
 ! The profiling entry points: the same interfaces, other symbols.
 procedure(MPIX_Bind_channel), bind(C, name="PMPIX_Bind_channel_f08") :: PMPIX_Bind_channel
+procedure(MPIX_Ibind_channel), bind(C, name="PMPIX_Ibind_channel_f08") :: PMPIX_Ibind_channel
 procedure(MPIX_Bind_channels), bind(C, name="PMPIX_Bind_channels_f08") :: PMPIX_Bind_channels
+procedure(MPIX_Ibind_channels), bind(C, name="PMPIX_Ibind_channels_f08") :: PMPIX_Ibind_channels
 procedure(MPIX_Bind_slack_channel), bind(C, name="PMPIX_Bind_slack_channel_f08") :: PMPIX_Bind_slack_channel
+procedure(MPIX_Ibind_slack_channel), bind(C, name="PMPIX_Ibind_slack_channel_f08") :: PMPIX_Ibind_slack_channel
 procedure(MPIX_Bind_slack_channels), bind(C, name="PMPIX_Bind_slack_channels_f08") :: PMPIX_Bind_slack_channels
+procedure(MPIX_Ibind_slack_channels), bind(C, name="PMPIX_Ibind_slack_channels_f08") :: PMPIX_Ibind_slack_channels
 procedure(MPIX_Unbind_channel), bind(C, name="PMPIX_Unbind_channel_f08") :: PMPIX_Unbind_channel
 procedure(MPIX_Iunbind_channel), bind(C, name="PMPIX_Iunbind_channel_f08") :: PMPIX_Iunbind_channel
 procedure(MPIX_Unbind_channels), bind(C, name="PMPIX_Unbind_channels_f08") :: PMPIX_Unbind_channels

@@ -15,6 +15,15 @@ interface
     end subroutine MPIX_Bind_channel
 end interface
 interface
+    subroutine MPIX_Ibind_channel(req_in, req_out, info, ierror)
+        implicit none
+        integer, intent(in) :: req_in
+        integer, intent(out), asynchronous :: req_out
+        integer, intent(in) :: info
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Ibind_channel
+end interface
+interface
     subroutine MPIX_Bind_channels(n, reqs_in, reqs_out, infos, ierror)
         implicit none
         integer, intent(in) :: n
@@ -23,6 +32,16 @@ interface
         integer, intent(in) :: infos(*)
         integer, intent(out) :: ierror
     end subroutine MPIX_Bind_channels
+end interface
+interface
+    subroutine MPIX_Ibind_channels(n, reqs_in, reqs_out, infos, ierror)
+        implicit none
+        integer, intent(in) :: n
+        integer, intent(in) :: reqs_in(*)
+        integer, intent(out), asynchronous :: reqs_out(*)
+        integer, intent(in) :: infos(*)
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Ibind_channels
 end interface
 interface
     subroutine MPIX_Bind_slack_channel(req_in, req_out, slack, info, ierror)
@@ -35,6 +54,16 @@ interface
     end subroutine MPIX_Bind_slack_channel
 end interface
 interface
+    subroutine MPIX_Ibind_slack_channel(req_in, req_out, slack, info, ierror)
+        implicit none
+        integer, intent(in) :: req_in
+        integer, intent(out), asynchronous :: req_out
+        integer, intent(in) :: slack
+        integer, intent(in) :: info
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Ibind_slack_channel
+end interface
+interface
     subroutine MPIX_Bind_slack_channels(n, reqs_in, reqs_out, slacks, infos, &
         ierror)
         implicit none
@@ -45,6 +74,18 @@ interface
         integer, intent(in) :: infos(*)
         integer, intent(out) :: ierror
     end subroutine MPIX_Bind_slack_channels
+end interface
+interface
+    subroutine MPIX_Ibind_slack_channels(n, reqs_in, reqs_out, slacks, infos, &
+        ierror)
+        implicit none
+        integer, intent(in) :: n
+        integer, intent(in) :: reqs_in(*)
+        integer, intent(out), asynchronous :: reqs_out(*)
+        integer, intent(in) :: slacks(*)
+        integer, intent(in) :: infos(*)
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Ibind_slack_channels
 end interface
 interface
     subroutine MPIX_Unbind_channel(chan, ierror)
@@ -81,9 +122,13 @@ end interface
 
 ! The profiling entry points: the same interfaces, other symbols.
 procedure(MPIX_Bind_channel) :: PMPIX_Bind_channel
+procedure(MPIX_Ibind_channel) :: PMPIX_Ibind_channel
 procedure(MPIX_Bind_channels) :: PMPIX_Bind_channels
+procedure(MPIX_Ibind_channels) :: PMPIX_Ibind_channels
 procedure(MPIX_Bind_slack_channel) :: PMPIX_Bind_slack_channel
+procedure(MPIX_Ibind_slack_channel) :: PMPIX_Ibind_slack_channel
 procedure(MPIX_Bind_slack_channels) :: PMPIX_Bind_slack_channels
+procedure(MPIX_Ibind_slack_channels) :: PMPIX_Ibind_slack_channels
 procedure(MPIX_Unbind_channel) :: PMPIX_Unbind_channel
 procedure(MPIX_Iunbind_channel) :: PMPIX_Iunbind_channel
 procedure(MPIX_Unbind_channels) :: PMPIX_Unbind_channels
