@@ -41,6 +41,21 @@ OMPI_DECLSPEC int MPIX_Iunbind_channel(MPI_Request *chan, MPI_Info info);
 OMPI_DECLSPEC int MPIX_Unbind_channels(int n, MPI_Request chans[]);
 OMPI_DECLSPEC int MPIX_Iunbind_channels(int n, MPI_Request chans[], MPI_Info infos[]);
 
+/* Bundles: a persistent request over rounds of persistent members (any
+ * kind, any communicator); MPI_Start starts round 0, round r+1 starts when
+ * every member of round r completed, the bundle completes after the last. */
+OMPI_DECLSPEC int MPIX_Bundle_init(int nrounds, const int round_sizes[], MPI_Request members[],
+                                   MPI_Info info, MPI_Request *bundle);
+
+/* A persistent generalized request: start_fn at each MPI_Start, poll_fn
+ * from progress until it reports completion, free_fn at MPI_Request_free. */
+typedef int MPIX_Grequest_start_function(void *extra_state);
+typedef int MPIX_Grequest_poll_function(void *extra_state, int *completed);
+OMPI_DECLSPEC int MPIX_Grequest_persistent_init(MPIX_Grequest_start_function *start_fn,
+                                                MPIX_Grequest_poll_function *poll_fn,
+                                                MPI_Grequest_free_function *free_fn,
+                                                void *extra_state, MPI_Request *request);
+
 /* The profiling entry points PMPIX_..., installed next to this header. */
 #include "pmpiext_chan_c.h"
 

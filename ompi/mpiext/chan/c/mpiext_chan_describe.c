@@ -23,6 +23,7 @@
 #include "ompi/proc/proc.h"
 #include "opal/util/show_help.h"
 
+#include "mpiext_chan_bundle.h"
 #include "mpiext_chan_internal.h"
 
 /* The head of Open MPI's mca_pml_base_send_request_t, whose header can not
@@ -217,4 +218,31 @@ int ompix_chan_describe(ompi_request_t *req, mca_pml_chan_reqinfo_t *info, const
         return MPI_SUCCESS;
     }
     return ompix_chan_describe_pml(req, info, why);
+}
+
+/* Whether a persistent request receives (-1) or sends (1), where that is
+ * cheap to know (a fallback channel, a request of pml ob1 or pml ucx);
+ * 0 otherwise.  For the start order within a bundle's round
+ * (mpiext_chan_bundle_member.c), so never an error or a help message. */
+int ompix_chan_request_dir(ompi_request_t *req, bool *ob1_send)
+{
+    void *kind = ompix_chan_kind(req);
+
+    *ob1_send = false;
+    if (OMPIX_CHAN_KIND_FALLBACK == kind) {
+        return ((ompix_chan_fb_t *) req)->is_send ? 1 : -1;
+    }
+    if (NULL != kind || OMPI_REQUEST_PML != req->req_type || req->req_start != mca_pml.pml_start) {
+        return 0;
+    }
+    if (ompix_chan_pml_is("ob1")) {
+        *ob1_send = MCA_PML_REQUEST_SEND == ((mca_pml_base_request_t *) req)->req_type;
+        return *ob1_send ? 1 : -1;
+    }
+    if (ompix_chan_pml_is("ucx")) {
+        const ompix_chan_ucx_preq_t *u = (const ompix_chan_ucx_preq_t *) req;
+
+        return (u->flags & OMPIX_CHAN_UCX_FLAG_SEND) ? 1 : -1;
+    }
+    return 0;
 }

@@ -34,6 +34,13 @@ OMPI_DECLSPEC int PMPIX_Iunbind_channel(MPI_Request *chan, MPI_Info info);
 OMPI_DECLSPEC int PMPIX_Unbind_channels(int n, MPI_Request chans[]);
 OMPI_DECLSPEC int PMPIX_Iunbind_channels(int n, MPI_Request chans[], MPI_Info infos[]);
 
+OMPI_DECLSPEC int PMPIX_Bundle_init(int nrounds, const int round_sizes[], MPI_Request members[],
+                                    MPI_Info info, MPI_Request *bundle);
+OMPI_DECLSPEC int PMPIX_Grequest_persistent_init(MPIX_Grequest_start_function *start_fn,
+                                                 MPIX_Grequest_poll_function *poll_fn,
+                                                 MPI_Grequest_free_function *free_fn,
+                                                 void *extra_state, MPI_Request *request);
+
 #if defined(c_plusplus) || defined(__cplusplus)
 }
 #endif
