@@ -58,4 +58,11 @@ void ompix_iunbind_channel_f(MPI_Fint *chan, MPI_Fint *info, MPI_Fint *ierr);
 void ompix_unbind_channels_f(MPI_Fint *n, MPI_Fint *chans, MPI_Fint *ierr);
 void ompix_iunbind_channels_f(MPI_Fint *n, MPI_Fint *chans, MPI_Fint *infos, MPI_Fint *ierr);
 
+void ompix_bundle_init_f(MPI_Fint *nrounds, MPI_Fint *round_sizes, MPI_Fint *members,
+                         MPI_Fint *info, MPI_Fint *bundle, MPI_Fint *ierr);
+void ompix_grequest_persistent_init_f(MPIX_Grequest_start_function *start_fn,
+                                      MPIX_Grequest_poll_function *poll_fn,
+                                      MPI_Grequest_free_function *free_fn, MPI_Aint *extra_state,
+                                      MPI_Fint *request, MPI_Fint *ierr);
+
 #endif /* MPIEXT_CHAN_MPIFH_PROTOTYPES_H */

@@ -6,6 +6,25 @@
 ! Every interface is one C function of ../mpif-h,
 ! called directly (bind(C)); an absent ierror arrives as NULL.
 
+! The callbacks of MPIX_Grequest_persistent_init: bind(C) functions that
+! the library calls as C's, extra_state by value (an integer of C's
+! intptr_t, MPI_ADDRESS_KIND in Open MPI), returning MPI_SUCCESS or an
+! error class.  free_fn has the form of start_fn.  poll_fn sets completed
+! to 1 once the operation is complete.
+abstract interface
+    integer(c_int) function MPIX_Grequest_start_function(extra_state) bind(C)
+        use, intrinsic :: iso_c_binding, only : c_int, c_intptr_t
+        implicit none
+        integer(kind=c_intptr_t), value :: extra_state
+    end function MPIX_Grequest_start_function
+    integer(c_int) function MPIX_Grequest_poll_function(extra_state, completed) bind(C)
+        use, intrinsic :: iso_c_binding, only : c_int, c_intptr_t
+        implicit none
+        integer(kind=c_intptr_t), value :: extra_state
+        integer(kind=c_int), intent(out) :: completed
+    end function MPIX_Grequest_poll_function
+end interface
+
 interface
     subroutine MPIX_Bind_channel(req_in, req_out, info, ierror) &
             bind(C, name="MPIX_Bind_channel_f08")
@@ -144,6 +163,36 @@ interface
         integer, optional, intent(out) :: ierror
     end subroutine MPIX_Iunbind_channels
 end interface
+interface
+    subroutine MPIX_Bundle_init(nrounds, round_sizes, members, info, bundle, &
+        ierror) &
+            bind(C, name="MPIX_Bundle_init_f08")
+        use :: mpi_f08_types, only : MPI_Info, MPI_Request
+        implicit none
+        integer, intent(in) :: nrounds
+        integer, intent(in) :: round_sizes(*)
+        type(MPI_Request), intent(in) :: members(*)
+        type(MPI_Info), intent(in) :: info
+        type(MPI_Request), intent(out) :: bundle
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Bundle_init
+end interface
+interface
+    subroutine MPIX_Grequest_persistent_init(start_fn, poll_fn, free_fn, &
+        extra_state, request, ierror) &
+            bind(C, name="MPIX_Grequest_persistent_init_f08")
+        use :: mpi_f08_types, only : MPI_Request
+        use :: mpi_f08_types, only : MPI_ADDRESS_KIND
+        import :: MPIX_Grequest_start_function, MPIX_Grequest_poll_function
+        implicit none
+        procedure(MPIX_Grequest_start_function) :: start_fn
+        procedure(MPIX_Grequest_poll_function) :: poll_fn
+        procedure(MPIX_Grequest_start_function) :: free_fn
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
+        type(MPI_Request), intent(out) :: request
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Grequest_persistent_init
+end interface
 
 ! The profiling entry points: the same interfaces, other symbols.
 procedure(MPIX_Bind_channel), bind(C, name="PMPIX_Bind_channel_f08") :: PMPIX_Bind_channel
@@ -158,3 +207,5 @@ procedure(MPIX_Unbind_channel), bind(C, name="PMPIX_Unbind_channel_f08") :: PMPI
 procedure(MPIX_Iunbind_channel), bind(C, name="PMPIX_Iunbind_channel_f08") :: PMPIX_Iunbind_channel
 procedure(MPIX_Unbind_channels), bind(C, name="PMPIX_Unbind_channels_f08") :: PMPIX_Unbind_channels
 procedure(MPIX_Iunbind_channels), bind(C, name="PMPIX_Iunbind_channels_f08") :: PMPIX_Iunbind_channels
+procedure(MPIX_Bundle_init), bind(C, name="PMPIX_Bundle_init_f08") :: PMPIX_Bundle_init
+procedure(MPIX_Grequest_persistent_init), bind(C, name="PMPIX_Grequest_persistent_init_f08") :: PMPIX_Grequest_persistent_init

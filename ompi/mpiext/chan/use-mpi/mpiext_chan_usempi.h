@@ -5,6 +5,25 @@
 ! ompix's ompix module (plugin build); mpiext_chan_mpifh.h comes first.
 ! Every interface is one C function of ../mpif-h.
 
+! The callbacks of MPIX_Grequest_persistent_init: bind(C) functions that
+! the library calls as C's, extra_state by value (an integer of C's
+! intptr_t, MPI_ADDRESS_KIND in Open MPI), returning MPI_SUCCESS or an
+! error class.  free_fn has the form of start_fn.  poll_fn sets completed
+! to 1 once the operation is complete.
+abstract interface
+    integer(c_int) function MPIX_Grequest_start_function(extra_state) bind(C)
+        use, intrinsic :: iso_c_binding, only : c_int, c_intptr_t
+        implicit none
+        integer(kind=c_intptr_t), value :: extra_state
+    end function MPIX_Grequest_start_function
+    integer(c_int) function MPIX_Grequest_poll_function(extra_state, completed) bind(C)
+        use, intrinsic :: iso_c_binding, only : c_int, c_intptr_t
+        implicit none
+        integer(kind=c_intptr_t), value :: extra_state
+        integer(kind=c_int), intent(out) :: completed
+    end function MPIX_Grequest_poll_function
+end interface
+
 interface
     subroutine MPIX_Bind_channel(req_in, req_out, info, ierror)
         implicit none
@@ -119,6 +138,32 @@ interface
         integer, intent(out) :: ierror
     end subroutine MPIX_Iunbind_channels
 end interface
+interface
+    subroutine MPIX_Bundle_init(nrounds, round_sizes, members, info, bundle, &
+        ierror)
+        implicit none
+        integer, intent(in) :: nrounds
+        integer, intent(in) :: round_sizes(*)
+        integer, intent(in) :: members(*)
+        integer, intent(in) :: info
+        integer, intent(out) :: bundle
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Bundle_init
+end interface
+interface
+    subroutine MPIX_Grequest_persistent_init(start_fn, poll_fn, free_fn, &
+        extra_state, request, ierror)
+        use :: mpi, only : MPI_ADDRESS_KIND
+        import :: MPIX_Grequest_start_function, MPIX_Grequest_poll_function
+        implicit none
+        procedure(MPIX_Grequest_start_function) :: start_fn
+        procedure(MPIX_Grequest_poll_function) :: poll_fn
+        procedure(MPIX_Grequest_start_function) :: free_fn
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
+        integer, intent(out) :: request
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Grequest_persistent_init
+end interface
 
 ! The profiling entry points: the same interfaces, other symbols.
 procedure(MPIX_Bind_channel) :: PMPIX_Bind_channel
@@ -133,3 +178,5 @@ procedure(MPIX_Unbind_channel) :: PMPIX_Unbind_channel
 procedure(MPIX_Iunbind_channel) :: PMPIX_Iunbind_channel
 procedure(MPIX_Unbind_channels) :: PMPIX_Unbind_channels
 procedure(MPIX_Iunbind_channels) :: PMPIX_Iunbind_channels
+procedure(MPIX_Bundle_init) :: PMPIX_Bundle_init
+procedure(MPIX_Grequest_persistent_init) :: PMPIX_Grequest_persistent_init
