@@ -25,7 +25,7 @@ if [ "$(id -u)" = 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq libopenmpi-dev openmpi-bin libucx-dev autoconf automake \
-        libtool pkg-config make gcc g++ python3 valgrind >/dev/null
+        libtool pkg-config make gcc g++ gfortran python3 valgrind >/dev/null
 else
     echo "== not root: assuming the packages are installed"
 fi

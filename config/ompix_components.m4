@@ -9,7 +9,8 @@ dnl directory serve both builds.
 dnl OMPIX_CONFIGURE_MPIEXTS: for each extension NAME, call
 dnl OMPI_MPIEXT_NAME_CONFIG; collect the built ones into
 dnl OMPIX_MPIEXT_SUBDIRS and OMPIX_MPIEXT_LIBS (their C convenience
-dnl libraries, linked into libompix) and write include/mpi-ext.h.
+dnl libraries, linked into libompix) and write include/mpi-ext.h (and,
+dnl with Fortran, what config/ompix_fortran.m4 assembles).
 AC_DEFUN([OMPIX_CONFIGURE_MPIEXTS], [
     dnl Open MPI builds an extension when its name or "all" is enabled.
     ENABLE_EXT_ALL=1
@@ -27,7 +28,9 @@ AC_DEFUN([OMPIX_CONFIGURE_MPIEXTS], [
 #ifndef OMPIX_MPI_EXT_H
 #define OMPIX_MPI_EXT_H 1
 OMPIX_EOF
+    _OMPIX_FORTRAN_BEGIN
     m4_foreach_w([ompix_ext], ompix_mpiext_list, [_OMPIX_CONFIGURE_MPIEXT(ompix_ext)])
+    _OMPIX_FORTRAN_END
     echo "#endif /* OMPIX_MPI_EXT_H */" >> $ompix_mpi_ext_h.tmp
     AS_IF([cmp -s $ompix_mpi_ext_h.tmp $ompix_mpi_ext_h],
           [rm -f $ompix_mpi_ext_h.tmp],
@@ -54,6 +57,7 @@ AC_DEFUN([_OMPIX_CONFIGURE_MPIEXT], [
 #include "openmpi/mpiext/mpiext_$1_c.h"
 #endif
 OMPIX_EOF
+           _OMPIX_FORTRAN_MPIEXT([$1])
           ],
           [AC_MSG_RESULT([no])])
 ])

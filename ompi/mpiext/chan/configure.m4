@@ -11,6 +11,9 @@ AC_DEFUN([OMPI_MPIEXT_chan_CONFIG], [
         ompi/mpiext/chan/Makefile
         ompi/mpiext/chan/c/Makefile
         ompi/mpiext/chan/c/profile/Makefile
+        ompi/mpiext/chan/mpif-h/Makefile
+        ompi/mpiext/chan/use-mpi/Makefile
+        ompi/mpiext/chan/use-mpi-f08/Makefile
     ])
 
     AS_IF([test "$ENABLE_chan" = "1" || \

@@ -10,6 +10,9 @@ AC_DEFUN([OMPI_MPIEXT_continue_CONFIG], [
         ompi/mpiext/continue/Makefile
         ompi/mpiext/continue/c/Makefile
         ompi/mpiext/continue/c/profile/Makefile
+        ompi/mpiext/continue/mpif-h/Makefile
+        ompi/mpiext/continue/use-mpi/Makefile
+        ompi/mpiext/continue/use-mpi-f08/Makefile
     ])
 
     AS_IF([test "$ENABLE_continue" = "1" || \

@@ -11,6 +11,9 @@ AC_DEFUN([OMPI_MPIEXT_notify_CONFIG], [
         ompi/mpiext/notify/Makefile
         ompi/mpiext/notify/c/Makefile
         ompi/mpiext/notify/c/profile/Makefile
+        ompi/mpiext/notify/mpif-h/Makefile
+        ompi/mpiext/notify/use-mpi/Makefile
+        ompi/mpiext/notify/use-mpi-f08/Makefile
     ])
 
     AS_IF([test "$ENABLE_notify" = "1" || \

@@ -393,6 +393,9 @@ static void ompix_chan_bind_complete(ompix_chan_bind_t *b)
     req_in->req_cancel = b->in_cancel;
 
     *b->req_out = MPI_SUCCESS == b->rc ? b->chan : MPI_REQUEST_NULL;
+    if (NULL != b->req_out_f) {
+        *b->req_out_f = PMPI_Request_c2f(*b->req_out);
+    }
     req_in->req_status = ompi_status_empty;
     req_in->req_status.MPI_ERROR = b->rc;
     if (MPI_SUCCESS != b->rc) {
@@ -569,7 +572,7 @@ static int ompix_chan_bind_wait(int n, ompix_chan_bind_t **binds, const char *fu
 }
 
 int ompix_chan_bind(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], const int slacks[],
-                    MPI_Info infos[], bool nonblocking, const char *func)
+                    MPI_Info infos[], bool nonblocking, MPI_Fint reqs_out_f[], const char *func)
 {
     ompix_chan_bind_t **binds;
     const char *why = NULL;
@@ -586,9 +589,11 @@ int ompix_chan_bind(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], const 
             break;
         }
         reqs_out[i] = MPI_REQUEST_NULL;
-        rc = ompix_chan_bind_init(binds[i], reqs_in[i], &reqs_out[i],
+        rc = ompix_chan_bind_init(binds[i], reqs_in[i],
+                                  NULL == reqs_out_f ? &reqs_out[i] : &binds[i]->req_out_c,
                                   NULL == slacks ? 1 : slacks[i],
                                   NULL == infos ? NULL : infos[i], &why);
+        binds[i]->req_out_f = NULL == reqs_out_f ? NULL : &reqs_out_f[i];
         if (MPI_SUCCESS != rc) {
             ompi_communicator_t *comm = OMPI_REQUEST_PML == reqs_in[i]->req_type
                 ? reqs_in[i]->req_mpi_object.comm : NULL;

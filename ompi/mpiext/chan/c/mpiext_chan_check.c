@@ -117,10 +117,12 @@ void ompix_chan_outputs_null(int n, MPI_Request reqs_out[])
 /* What every bind entry point does: the state rules, the argument checks
  * (with MPI_PARAM_CHECK), then the bind.  need_slacks: the
  * MPIX_(I)bind_slack_channels forms, whose slacks array is required (the
- * forms without slack pass NULL: slack 1). */
-int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
-                          const int slacks[], bool need_slacks, MPI_Info infos[],
-                          bool nonblocking, const char *func)
+ * forms without slack pass NULL: slack 1).  reqs_out_f: see
+ * ompix_chan_ibind_entry_f. */
+static int ompix_chan_bind_entry_out(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                                     MPI_Fint reqs_out_f[], const int slacks[],
+                                     bool need_slacks, MPI_Info infos[], bool nonblocking,
+                                     const char *func)
 {
     int rc = ompix_chan_state_check(func);
 
@@ -138,5 +140,21 @@ int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
             return rc;
         }
     }
-    return ompix_chan_bind(n, reqs_in, reqs_out, slacks, infos, nonblocking, func);
+    return ompix_chan_bind(n, reqs_in, reqs_out, slacks, infos, nonblocking, reqs_out_f, func);
+}
+
+int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                          const int slacks[], bool need_slacks, MPI_Info infos[],
+                          bool nonblocking, const char *func)
+{
+    return ompix_chan_bind_entry_out(n, reqs_in, reqs_out, NULL, slacks, need_slacks, infos,
+                                     nonblocking, func);
+}
+
+int ompix_chan_ibind_entry_f(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                             MPI_Fint reqs_out_f[], const int slacks[], bool need_slacks,
+                             MPI_Info infos[], const char *func)
+{
+    return ompix_chan_bind_entry_out(n, reqs_in, reqs_out, reqs_out_f, slacks, need_slacks,
+                                     infos, true, func);
 }

@@ -124,6 +124,11 @@ typedef struct ompix_chan_bind_t {
     ompix_chan_comm_t *cs;
     ompi_request_t *req_in;
     MPI_Request *req_out;
+    /* A nonblocking bind from Fortran (mpif-h): the caller's Fortran handle,
+     * stored at completion; req_out is then &req_out_c, which lives as
+     * long as the bind. */
+    MPI_Fint *req_out_f;
+    MPI_Request req_out_c;
     mca_pml_chan_reqinfo_t info;   /* req_in as created (wildcards resolved at match) */
     int slack;
     long increment;
@@ -229,6 +234,12 @@ void ompix_chan_outputs_null(int n, MPI_Request reqs_out[]);
 int ompix_chan_bind_entry(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
                           const int slacks[], bool need_slacks, MPI_Info infos[],
                           bool nonblocking, const char *func);
+/* The same for a nonblocking bind from Fortran: each channel's Fortran
+ * handle is stored into reqs_out_f[i] when its bind completes (reqs_out is
+ * the caller's scratch, not written after the call). */
+int ompix_chan_ibind_entry_f(int n, MPI_Request reqs_in[], MPI_Request reqs_out[],
+                             MPI_Fint reqs_out_f[], const int slacks[], bool need_slacks,
+                             MPI_Info infos[], const char *func);
 
 /* mpiext_chan_describe.c */
 int ompix_chan_describe(ompi_request_t *req, mca_pml_chan_reqinfo_t *info, const char **why);
@@ -241,7 +252,7 @@ int ompix_chan_sig_check(const ompix_chan_wire_offer_t *w, const ompix_chan_sig_
 
 /* mpiext_chan_bind.c */
 int ompix_chan_bind(int n, MPI_Request reqs_in[], MPI_Request reqs_out[], const int slacks[],
-                    MPI_Info infos[], bool nonblocking, const char *func);
+                    MPI_Info infos[], bool nonblocking, MPI_Fint reqs_out_f[], const char *func);
 int ompix_chan_progress(void);
 
 /* mpiext_chan_fallback.c */
