@@ -66,6 +66,9 @@ static void mca_pml_chan_end_construct(mca_pml_chan_end_t *end)
     end->pending_report = false;
     end->put_reqs = NULL;
     end->am_hdrs = NULL;
+    end->carry_iov = NULL;
+    end->carrier = end->creditor = NULL;
+    end->credit_owed = false;
     end->words = NULL;
     end->stage = NULL;
     end->tag = 0;
@@ -91,6 +94,7 @@ static void mca_pml_chan_end_destruct(mca_pml_chan_end_t *end)
     OBJ_DESTRUCT(&end->busy_item);
     free(end->put_reqs);
     free(end->am_hdrs);
+    free(end->carry_iov);
     free(end->words);
     free(end->stage);
     free(end->tag_reqs);
@@ -237,7 +241,7 @@ static int mca_pml_chan_end_map(mca_pml_chan_end_t *end)
     void *base = NULL;
     bool spare;
 
-    end->mem_len = MCA_PML_CHAN_CTL + (end->is_send ? 0 : end->slack * end->slot_size);
+    end->mem_len = MCA_PML_CHAN_CTL + (end->is_send ? 0 : end->ring_slots * end->slot_size);
     OPAL_THREAD_LOCK(&c->lock);
     spare = mca_pml_chan_memory_get(end->mem_len, &end->memh, &end->mem);
     OPAL_THREAD_UNLOCK(&c->lock);
@@ -274,8 +278,11 @@ static int mca_pml_chan_end_plan(mca_pml_chan_end_t *end, const mca_pml_chan_spe
     end->slot_mask = 0 == (end->slack & (end->slack - 1)) ? end->slack - 1 : 0;
     end->bytes = spec->bytes;
     end->credits = end->is_send && (spec->sync || mca_pml_chan_component.debug_ready);
-    end->seq_off = mca_pml_chan_round(end->bytes, 8);
-    end->slot_size = mca_pml_chan_round(end->seq_off + sizeof(uint64_t), 64);
+    /* A synchronous channel's receiver: twice the slots (its sender writes
+     * up to K ahead) and room for the credits a TAG message carries
+     * (pml_chan_pair.c); the large path takes that back. */
+    mca_pml_chan_end_ring(end, !end->is_send && spec->sync ? 2 * end->slack : end->slack);
+    mca_pml_chan_end_layout(end);
     end->contiguous = ompi_datatype_is_contiguous_memory_layout(type, spec->req.count);
     (void) ompi_datatype_get_extent(type, &lb, &extent);
     end->incr_bytes = (ptrdiff_t) spec->increment * extent;
@@ -285,10 +292,12 @@ static int mca_pml_chan_end_plan(mca_pml_chan_end_t *end, const mca_pml_chan_spe
     end->words = calloc(end->slack, sizeof(uint64_t));
     end->put_reqs = calloc(2 * (size_t) end->slack, sizeof(void *));
     end->am_hdrs = calloc(end->slack, sizeof(*end->am_hdrs));
+    end->carry_iov = calloc(2 * (size_t) end->slack, sizeof(*end->carry_iov));
     if (end->is_send && !end->contiguous && end->bytes > 0) {
         end->stage = malloc(end->slack * end->bytes);
     }
     if (NULL == end->words || NULL == end->put_reqs || NULL == end->am_hdrs ||
+        NULL == end->carry_iov ||
         (end->is_send && !end->contiguous && end->bytes > 0 && NULL == end->stage)) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -325,6 +334,7 @@ static size_t mca_pml_chan_blob_write(mca_pml_chan_end_t *end, void *blob)
     b.mappable = c->mappable;
     b.tags = MCA_PML_CHAN_REMOTE_TAG == c->remote;
     b.tag = end->tag;
+    b.ring = end->is_send ? 0 : end->ring_slots;
     memcpy(p, &b, sizeof(b));
     p += sizeof(b);
     memcpy(p, c->worker_address, c->worker_address_len);
@@ -462,12 +472,18 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     if (MCA_PML_CHAN_BLOB_MAGIC != b.magic ||
         peer_len != sizeof(b) + b.addr_len + b.rkey_len + b.large_rkey_len ||
         b.is_send == end->is_send || b.slack != end->slack || b.bytes != end->bytes ||
-        (b.large && (b.is_send || 0 == b.large_rkey_len))) {
+        (b.large && (b.is_send || 0 == b.large_rkey_len)) ||
+        (!b.is_send && b.ring != b.slack && b.ring != 2 * b.slack)) {
         mca_pml_chan_end_discard(end);
         return MPI_ERR_ARG;
     }
     if (!end->is_send) {
         end->credits = b.credits;
+    } else {
+        /* The receiver's ring: a synchronous send writes ahead into the
+         * slots beyond K (none on the large path). */
+        mca_pml_chan_end_ring(end, end->spec.sync ? b.ring : end->slack);
+        mca_pml_chan_end_layout(end);
     }
     ret = mca_pml_chan_end_reach(end, &b, p + sizeof(b), p + sizeof(b) + b.addr_len);
     if (OMPI_SUCCESS == ret) {
@@ -488,6 +504,7 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
     if (end->uses_worker) {
         c->have_worker_ends = true;
     }
+    mca_pml_chan_pair_find(end);
     OPAL_THREAD_UNLOCK(&c->lock);
     MCA_PML_CHAN_VERBOSE(20, "%s end to rank %d tag %d: %zu bytes, slack %u, %s%s%s%s%s",
                          end->is_send ? "send" : "receive", end->spec.req.peer,
@@ -517,6 +534,8 @@ static bool mca_pml_chan_is_end(ompi_request_t *req)
 static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    mca_pml_chan_end_t *partner = mca_pml_chan_pair_drop(end, signal);
 
     if (signal) {
         mca_pml_chan_ring_signal_gone(end);
@@ -549,6 +568,9 @@ static void mca_pml_chan_end_release(mca_pml_chan_end_t *end, bool signal)
         --c->outstanding;
     }
     end->bound = false;
+    if (signal && NULL != partner) {
+        mca_pml_chan_pair_find(partner);
+    }
 }
 
 int mca_pml_chan_unbind(MPI_Request chan)

@@ -8,15 +8,20 @@
  * reach it with ucp_rkey_ptr) and the peer writes:
  *   control block (both ends, MCA_PML_CHAN_CTL bytes):
  *     credits (word 0): receives started, written by the receiver into the
- *                       sender's block (synchronous channels, debug_ready)
+ *                       sender's block (synchronous channels, debug_ready),
+ *                       or by a message of the reverse channel carrying
+ *                       them (pml_chan_pair.c)
  *     probe (word 8):   receiver, large path: a mark the sender's cma
  *                       probe reads (pml_chan_path_large.c)
  *     gone (word 64):   the peer unbound and writes no more
- *   ring (receiver only, after its control block): K slots of slot_size
+ *   ring (receiver only, after its control block): R slots of slot_size
  *     bytes, each the data (bytes, rounded up to 8) then a sequence word:
- *     message n (from 0) is in slot n % K and complete when the slot's
- *     sequence word is n + 1.  Small messages share a cache line with
- *     their sequence word.  On the TAG path (pml_chan_path_tag.c) the receiver
+ *     message n (from 0) is in slot n % R and complete when the slot's
+ *     sequence word is n + 1.  R is the slack K, or 2K for the receiver of
+ *     a synchronous channel, whose sender writes up to K messages ahead of
+ *     their receives' starts (pml_chan_pair.c); there a slot's data is
+ *     followed by 16 bytes where a TAG message may carry credits.  Small
+ *     messages share a cache line with their sequence word.  On the TAG path (pml_chan_path_tag.c) the receiver
  *     posts its receives into the slots and their completion stores the
  *     word.  On the large path (pml_chan_path_large.c) the data
  *     goes straight into the receiver's buffer and a slot is its sequence
@@ -61,7 +66,13 @@ typedef struct mca_pml_chan_am_hdr_t {
     uint64_t data;
     uint64_t word;
     uint64_t value;
+    /* Only in the carrying form (the whole struct; the plain form is
+     * MCA_PML_CHAN_AM_HDR_PLAIN bytes): `cvalue` into the credits word at
+     * `cword`, unless it holds more (pml_chan_pair.c). */
+    uint64_t cword;
+    uint64_t cvalue;
 } mca_pml_chan_am_hdr_t;
+#define MCA_PML_CHAN_AM_HDR_PLAIN (3 * sizeof(uint64_t))
 
 typedef struct mca_pml_chan_end_t {
     ompi_request_t super;
@@ -86,6 +97,10 @@ typedef struct mca_pml_chan_end_t {
                                      * the large path's puts) */
     uint32_t slack;
     uint32_t slot_mask;             /* slack - 1 when slack is a power of two, else 0 */
+    uint32_t ring_slots;            /* the receiver's ring: slack, or 2 * slack (sync) */
+    uint32_t ring_mask;             /* ring_slots - 1 when a power of two, else 0 */
+    uint32_t ahead;                 /* ring_slots - slack: a sync send's writes ahead of
+                                     * the credits, a receiver's receives posted ahead */
     size_t bytes, slot_size, seq_off;
     char *buf;                      /* first element (contiguous: true lower bound) */
     ptrdiff_t incr_bytes;           /* address_base_increment in bytes */
@@ -108,6 +123,11 @@ typedef struct mca_pml_chan_end_t {
     uint64_t peer_base;             /* its control block (remote address) */
     char *peer_mem;                 /* MAPPED: the same, mapped here */
 
+    /* Credits carried by the reverse channel's data (pml_chan_pair.c) */
+    struct mca_pml_chan_end_t *carrier;   /* receiver: the send end carrying its credits */
+    struct mca_pml_chan_end_t *creditor;  /* sender: the receive end whose credits it carries */
+    bool credit_owed;               /* receiver: starts not yet told to the sender */
+
     /* Progress: message numbers */
     uint64_t nstart;                /* starts */
     uint64_t nwritten;              /* sends: data written or (PUT) its puts issued */
@@ -129,7 +149,9 @@ typedef struct mca_pml_chan_end_t {
     /* AM path, and the large path's puts */
     void **put_reqs;                /* 2 per slot: a send's message (AM) or its data and
                                      * word (large path, puts) */
-    mca_pml_chan_am_hdr_t *am_hdrs; /* per slot: a send's AM header, until it left */
+    mca_pml_chan_am_hdr_t *am_hdrs; /* per slot: a send's AM header, until it left (TAG:
+                                     * the credits it carries) */
+    ucp_dt_iov_t *carry_iov;        /* TAG, per slot: a send carrying credits, 2 parts */
     uint64_t *words;                /* per slot: sequence words (large send) */
     char *stage;                    /* non-contiguous sends: K packed messages */
 
@@ -143,12 +165,19 @@ typedef struct mca_pml_chan_end_t {
 
 OBJ_CLASS_DECLARATION(mca_pml_chan_end_t);
 
+/* pml_chan_pair.c: which receive end's credits a send end's data carries */
+void mca_pml_chan_pair_find(mca_pml_chan_end_t *end);
+struct mca_pml_chan_end_t *mca_pml_chan_pair_drop(struct mca_pml_chan_end_t *end, bool flush);
+
 /* pml_chan_ring.c: one message through the receiver's ring, over the end's
  * path; what the paths share */
 int mca_pml_chan_ring_send(mca_pml_chan_end_t *end);
 bool mca_pml_chan_ring_send_poll(mca_pml_chan_end_t *end);
 void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end);
+bool mca_pml_chan_ring_recv_take(mca_pml_chan_end_t *end);
 bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end);
+void mca_pml_chan_ring_credit_send(mca_pml_chan_end_t *end);
+bool mca_pml_chan_ring_carry(mca_pml_chan_end_t *end, uint64_t *word, uint64_t *value);
 void mca_pml_chan_ring_signal_gone(mca_pml_chan_end_t *end);
 bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n);
 bool mca_pml_chan_ring_req_done(void **req);
@@ -195,9 +224,35 @@ static inline uint64_t mca_pml_chan_slot_index(const mca_pml_chan_end_t *end, ui
     return (0 != end->slot_mask || 1 == end->slack) ? (n & end->slot_mask) : n % end->slack;
 }
 
+/* The receiver's ring has `slots` slots (slack, or twice it: a
+ * synchronous channel's sender writes ahead of the credits). */
+static inline void mca_pml_chan_end_ring(mca_pml_chan_end_t *end, uint32_t slots)
+{
+    end->ring_slots = slots;
+    end->ring_mask = 0 == (slots & (slots - 1)) ? slots - 1 : 0;
+    end->ahead = slots - end->slack;
+}
+
+/* The ring's slot layout, the same at both ends: the data, on a ring with
+ * slots ahead 16 bytes for the credits a TAG message carries
+ * (pml_chan_pair.c), rounded to 8; the word; the slot rounded to 64 (the
+ * large path sets its own). */
+static inline void mca_pml_chan_end_layout(mca_pml_chan_end_t *end)
+{
+    end->seq_off = mca_pml_chan_round(end->bytes + (end->ahead ? 2 * sizeof(uint64_t) : 0), 8);
+    end->slot_size = mca_pml_chan_round(end->seq_off + sizeof(uint64_t), 64);
+}
+
+/* n % ring_slots: message n's slot in the receiver's ring. */
+static inline uint64_t mca_pml_chan_ring_index(const mca_pml_chan_end_t *end, uint64_t n)
+{
+    return (0 != end->ring_mask || 1 == end->ring_slots) ? (n & end->ring_mask)
+                                                         : n % end->ring_slots;
+}
+
 static inline size_t mca_pml_chan_slot_offset(const mca_pml_chan_end_t *end, uint64_t n)
 {
-    return MCA_PML_CHAN_CTL + (size_t) mca_pml_chan_slot_index(end, n) * end->slot_size;
+    return MCA_PML_CHAN_CTL + (size_t) mca_pml_chan_ring_index(end, n) * end->slot_size;
 }
 
 static inline char *mca_pml_chan_slot(char *ring_base, const mca_pml_chan_end_t *end, uint64_t n)
@@ -244,14 +299,21 @@ static inline void mca_pml_chan_copy(char *dst, const char *src, size_t len)
     }
 }
 
-/* MAPPED, contiguous: message n into the peer's slot, then its sequence
- * word (release: the receiver that sees the word sees the data). */
-static inline void mca_pml_chan_ring_write_contig(mca_pml_chan_end_t *end, uint64_t n)
+/* MAPPED, contiguous: message n into the peer's slot `slot`, then its
+ * sequence word (release: the receiver that sees the word sees the data). */
+static inline void mca_pml_chan_ring_write_to(mca_pml_chan_end_t *end, uint64_t n, char *slot)
 {
-    char *slot = mca_pml_chan_slot(end->peer_mem, end, n);
-
     mca_pml_chan_copy(slot, mca_pml_chan_user_buf(end, n), end->bytes);
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
+}
+
+/* The same for a ready end (fast_send): its receiver's ring has K slots,
+ * so the slot's index is the buffer's. */
+static inline void mca_pml_chan_ring_write_contig(mca_pml_chan_end_t *end, uint64_t n)
+{
+    mca_pml_chan_ring_write_to(end, n,
+                               end->peer_mem + MCA_PML_CHAN_CTL +
+                                   (size_t) mca_pml_chan_slot_index(end, n) * end->slot_size);
 }
 
 END_C_DECLS

@@ -53,6 +53,8 @@ typedef struct mca_pml_chan_blob_t {
     uint8_t pad[3];
     uint64_t mark;              /* large: at our control block's probe word */
     uint64_t tag;               /* receiver: its messages' tag on the TAG path */
+    uint32_t ring;              /* receiver: the slots of its ring (slack or 2 * slack) */
+    uint32_t pad2;
 } mca_pml_chan_blob_t;
 
 struct mca_pml_chan_path_t {
@@ -68,8 +70,9 @@ struct mca_pml_chan_path_t {
     /* Sender: ndone up to the written messages that are done here (their
      * data left; their word too), in order. */
     void (*retire)(mca_pml_chan_end_t *end);
-    /* Receiver: posts the receives started and not yet posted (a message
-     * lands only in a posted one); NULL when nothing is posted. */
+    /* Receiver: posts the receives started and not yet posted, and those
+     * `ahead` of them (a message lands only in a posted one); NULL when
+     * nothing is posted. */
     void (*post_recv)(mca_pml_chan_end_t *end);
     /* Receiver: takes the messages arrived, in order (ndone); true when
      * some were. */
@@ -84,6 +87,9 @@ struct mca_pml_chan_path_t {
     /* Unbind, finalize: what the path holds beyond the end's memory;
      * NULL: nothing. */
     void (*release)(mca_pml_chan_end_t *end);
+    /* Its writes can carry the reverse channel's credits, and its credits
+     * are messages worth carrying (pml_chan_pair.c). */
+    bool carries;
 };
 
 extern const mca_pml_chan_path_t mca_pml_chan_path_mapped;
@@ -91,12 +97,24 @@ extern const mca_pml_chan_path_t mca_pml_chan_path_am;
 extern const mca_pml_chan_path_t mca_pml_chan_path_tag;
 extern const mca_pml_chan_path_t mca_pml_chan_path_large;
 
-/* Receiver: the receives started posted where the path posts them;
- * otherwise nothing, without a call. */
+/* Receiver: the receives started (and those ahead: pml_chan_pair.c)
+ * posted where the path posts them; otherwise nothing, without a call. */
 static inline void mca_pml_chan_path_post(mca_pml_chan_end_t *end)
 {
-    if (NULL != end->path->post_recv && end->nposted < end->nstart) {
+    if (NULL != end->path->post_recv && end->nposted < end->nstart + end->ahead) {
         end->path->post_recv(end);
+    }
+}
+
+/* Carried credits land (the AM handler, a TAG receive): `value` into the
+ * credits word at `word` (here), unless 0 or it holds more already (a
+ * credit of its own may have overtaken them). */
+static inline void mca_pml_chan_credit_store(uint64_t word, uint64_t value)
+{
+    volatile uint64_t *w = (volatile uint64_t *) (uintptr_t) word;
+
+    if (0 != word && value > mca_common_ompix_atomic_load_acq_64(w)) {
+        mca_common_ompix_atomic_store_rel_64(w, value);
     }
 }
 

@@ -60,6 +60,7 @@ static ucs_status_t mca_pml_chan_am_recv(void *arg, const void *header, size_t h
 
     (void) arg;
     if (OPAL_UNLIKELY((0 != header_length || length < 2 * sizeof(uint64_t)) &&
+                      MCA_PML_CHAN_AM_HDR_PLAIN != header_length &&
                       sizeof(h) != header_length) ||
         OPAL_UNLIKELY(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
         /* Never: every sender forces eager and sends one of our forms. */
@@ -70,9 +71,12 @@ static ucs_status_t mca_pml_chan_am_recv(void *arg, const void *header, size_t h
     if (0 == header_length) {
         return mca_pml_chan_am_recv_short((const char *) data, length);
     }
-    memcpy(&h, header, sizeof(h));
+    memcpy(&h, header, header_length);
     if (length > 0) {
         memcpy((void *) (uintptr_t) h.data, data, length);
+    }
+    if (sizeof(h) == header_length) {
+        mca_pml_chan_credit_store(h.cword, h.cvalue);
     }
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (uintptr_t) h.word, h.value);
     return UCS_OK;
@@ -94,11 +98,12 @@ int mca_pml_chan_am_init(ucp_worker_h worker)
 }
 
 /* `len` bytes of `src` to the peer's `data_off`, then `value` into its
- * word at `word_off` (offsets from its control block).  `*hdr` must stay
- * until `*req` completed (NULL: done already). */
-int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
-                          uint64_t data_off, uint64_t word_off, uint64_t value,
-                          mca_pml_chan_am_hdr_t *hdr, void **req)
+ * word at `word_off` (offsets from its control block); with `carry`, the
+ * carrying form (hdr->cword, cvalue set).  `*hdr` must stay until `*req`
+ * completed (NULL: done already). */
+static int mca_pml_chan_am_send_hdr(mca_pml_chan_end_t *end, const void *src, size_t len,
+                                    uint64_t data_off, uint64_t word_off, uint64_t value,
+                                    bool carry, mca_pml_chan_am_hdr_t *hdr, void **req)
 {
     ucp_request_param_t param;
 
@@ -108,8 +113,17 @@ int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
     param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
     param.flags = UCP_AM_SEND_FLAG_EAGER;
     return mca_pml_chan_keep_request(ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, hdr,
-                                                     sizeof(*hdr), src, len, &param),
+                                                     carry ? sizeof(*hdr)
+                                                           : MCA_PML_CHAN_AM_HDR_PLAIN,
+                                                     src, len, &param),
                                      "ucp_am_send_nbx", req);
+}
+
+int mca_pml_chan_am_write(mca_pml_chan_end_t *end, const void *src, size_t len,
+                          uint64_t data_off, uint64_t word_off, uint64_t value,
+                          mca_pml_chan_am_hdr_t *hdr, void **req)
+{
+    return mca_pml_chan_am_send_hdr(end, src, len, data_off, word_off, value, false, hdr, req);
 }
 
 /* The fast send of a ready contiguous send on the AM path (am_send):
@@ -134,7 +148,7 @@ static inline bool mca_pml_chan_am_send_now(mca_pml_chan_end_t *end, uint64_t n)
     param.flags = UCP_AM_SEND_FLAG_EAGER;
     if (OPAL_UNLIKELY(end->bytes > MCA_PML_CHAN_AM_SHORT)) {
         mca_pml_chan_am_hdr_t hdr = {.data = slot, .word = slot + end->seq_off, .value = n + 1};
-        return NULL == ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, &hdr, sizeof(hdr),
+        return NULL == ucp_am_send_nbx(end->ep, MCA_PML_CHAN_AM_ID, &hdr, MCA_PML_CHAN_AM_HDR_PLAIN,
                                        mca_pml_chan_user_buf(end, n), end->bytes, &param);
     }
     msg[0] = slot + end->seq_off;
@@ -184,15 +198,19 @@ static int mca_pml_chan_am_connect(mca_pml_chan_end_t *end, const mca_pml_chan_b
 
 /* The general send of message n: one active message from the user's
  * buffer or its packed copy, with the header naming the slot and its
- * word; the header and the request kept per slot until it left. */
+ * word, and the reverse channel's credits when it owes some
+ * (pml_chan_pair.c); the header and the request kept per slot until it
+ * left. */
 static int mca_pml_chan_am_write_msg(mca_pml_chan_end_t *end, uint64_t n)
 {
     uint64_t k = mca_pml_chan_slot_index(end, n);
     uint64_t slot = mca_pml_chan_slot_offset(end, n);
+    mca_pml_chan_am_hdr_t *hdr = &end->am_hdrs[k];
+    bool carry = mca_pml_chan_ring_carry(end, &hdr->cword, &hdr->cvalue);
 
-    return mca_pml_chan_am_write(end, mca_pml_chan_ring_source(end, n), end->bytes, slot,
-                                 slot + end->seq_off, n + 1, &end->am_hdrs[k],
-                                 &end->put_reqs[2 * k]);
+    return mca_pml_chan_am_send_hdr(end, mca_pml_chan_ring_source(end, n), end->bytes, slot,
+                                    slot + end->seq_off, n + 1, carry, hdr,
+                                    &end->put_reqs[2 * k]);
 }
 
 /* A word that must have left before we go on (credits, gone; the TAG
@@ -218,4 +236,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_am = {
     .signal = mca_pml_chan_am_signal,
     .start_now = mca_pml_chan_am_start_now,
     .release = NULL,
+    .carries = true,
 };

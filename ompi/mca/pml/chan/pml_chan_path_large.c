@@ -96,6 +96,9 @@ void mca_pml_chan_large_offer(mca_pml_chan_end_t *end)
     end->large = true;
     end->seq_off = 0;
     end->slot_size = 64;
+    /* The data goes into the user's buffer: no send may write before its
+     * receive started, so no slots ahead (pml_chan_pair.c). */
+    mca_pml_chan_end_ring(end, end->slack);
 }
 
 /* len bytes from src here to dst in the receiver; false when cma failed. */
@@ -340,4 +343,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_large = {
     .signal = mca_pml_chan_large_signal_word,
     .start_now = NULL,
     .release = mca_pml_chan_large_release,
+    .carries = false,
 };

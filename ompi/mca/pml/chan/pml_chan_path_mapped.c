@@ -11,7 +11,7 @@
  * The hot path of shared-memory channels does not come here: a ready
  * contiguous send's start and a ready receive's start, look and wait are
  * inline in pml_chan_request_*.c, for the ends this path's connect()
- * flags fast_send and fast_recv (pml_chan_end.h:mca_pml_chan_ring_write_contig
+ * flags fast_send and fast_recv (pml_chan_end.h:mca_pml_chan_ring_write_to
  * is the write they share with this one).
  */
 #include "ompi_config.h"
@@ -37,13 +37,12 @@ static int mca_pml_chan_mapped_connect(mca_pml_chan_end_t *end, const mca_pml_ch
 
 static int mca_pml_chan_mapped_write(mca_pml_chan_end_t *end, uint64_t n)
 {
-    char *slot;
+    char *slot = mca_pml_chan_slot(end->peer_mem, end, n);
 
     if (end->contiguous) {
-        mca_pml_chan_ring_write_contig(end, n);
+        mca_pml_chan_ring_write_to(end, n, slot);
         return OMPI_SUCCESS;
     }
-    slot = mca_pml_chan_slot(end->peer_mem, end, n);
     mca_pml_chan_ring_pack(end, n, slot);
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
     return OMPI_SUCCESS;
@@ -71,4 +70,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_mapped = {
     .signal = mca_pml_chan_mapped_signal,
     .start_now = NULL,
     .release = NULL,
+    .carries = false,
 };

@@ -45,7 +45,22 @@
 /* A receive matches its end's tag exactly. */
 #define MCA_PML_CHAN_TAG_MASK (~(ucp_tag_t) 0)
 
-/* Receive completion: the word, as the AM path's handler stores it.
+/* A receive got its message: the credits it carries (a synchronous
+ * channel's ring, pml_chan_pair.c: the 16 bytes after the data, zero when
+ * it carries none), then the word, as the AM path's handler stores it. */
+static void mca_pml_chan_tag_landed(mca_pml_chan_tag_slot_t *s)
+{
+    const mca_pml_chan_end_t *end = s->end;
+
+    if (end->ahead) {
+        uint64_t c[2];
+        memcpy(c, (const char *) s->word - end->seq_off + end->bytes, sizeof(c));
+        mca_pml_chan_credit_store(c[0], c[1]);
+    }
+    mca_common_ompix_atomic_store_rel_64(s->word, s->value);
+}
+
+/* Receive completion: mca_pml_chan_tag_landed.
  * Cancelled (release, with the receive still posted): nothing.  Another
  * error (the peer failed): MPI_ERR_OTHER in the status and the word all
  * the same, so that the start completes with the error instead of leaving
@@ -65,30 +80,36 @@ static void mca_pml_chan_tag_recv_cb(void *request, ucs_status_t status,
         MCA_PML_CHAN_VERBOSE(1, "tag receive failed: %s", ucs_status_string(status));
         s->end->super.req_status.MPI_ERROR = MPI_ERR_OTHER;
     }
-    mca_common_ompix_atomic_store_rel_64(s->word, s->value);
+    mca_pml_chan_tag_landed(s);
 }
 
-/* Connect, receiver: one request block and one record per slot. */
+/* Connect, receiver: one request block and one record per slot; the
+ * receives ahead posted (a synchronous channel's ring: the sender writes
+ * up to K ahead, and the credits its messages carry must land when they
+ * arrive, not when a later start posts their receive). */
 static int mca_pml_chan_tag_setup(mca_pml_chan_end_t *end)
 {
     size_t stride = (mca_pml_chan_component.request_size + 63) & ~(size_t) 63;
 
     end->nposted = 0;
     end->tag_stride = stride;
-    end->tag_reqs = calloc(end->slack, stride);
-    end->tag_slots = calloc(end->slack, sizeof(*end->tag_slots));
+    end->tag_reqs = calloc(end->ring_slots, stride);
+    end->tag_slots = calloc(end->ring_slots, sizeof(*end->tag_slots));
     if (NULL == end->tag_reqs || NULL == end->tag_slots) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    for (uint32_t k = 0; k < end->slack; ++k) {
+    for (uint32_t k = 0; k < end->ring_slots; ++k) {
         end->tag_slots[k].end = end;
     }
+    mca_pml_chan_path_post(end);
     return OMPI_SUCCESS;
 }
 
-/* Posts every receive started and not yet posted, each into its slot.
- * Under the end's lock (or no threads).  A receive UCX refuses completes
- * at once with MPI_ERR_OTHER in the status, rather than never. */
+/* Posts every receive started (and `ahead` more) not yet posted, each
+ * into its slot; on a synchronous channel's ring with room for the
+ * credits a message may carry, zeroed first.  Under the end's lock (or
+ * no threads).  A receive UCX refuses completes at once with
+ * MPI_ERR_OTHER in the status, rather than never. */
 static void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
 {
     ucp_request_param_t param;
@@ -96,9 +117,10 @@ static void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
     param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA |
                          UCP_OP_ATTR_FIELD_REQUEST;
     param.cb.recv = mca_pml_chan_tag_recv_cb;
-    while (end->nposted < end->nstart) {
-        uint64_t n = end->nposted, k = mca_pml_chan_slot_index(end, n);
+    while (end->nposted < end->nstart + end->ahead) {
+        uint64_t n = end->nposted, k = mca_pml_chan_ring_index(end, n);
         char *slot = mca_pml_chan_slot(end->mem, end, n);
+        size_t len = end->bytes + (end->ahead ? 2 * sizeof(uint64_t) : 0);
         mca_pml_chan_tag_slot_t *s = &end->tag_slots[k];
         ucs_status_ptr_t sp;
 
@@ -107,7 +129,8 @@ static void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
         s->posted = true;
         param.user_data = s;
         param.request = end->tag_reqs + k * end->tag_stride + mca_pml_chan_component.request_size;
-        sp = ucp_tag_recv_nbx(mca_pml_chan_component.ucx.worker, slot, end->bytes, end->tag,
+        memset(slot + end->bytes, 0, len - end->bytes);
+        sp = ucp_tag_recv_nbx(mca_pml_chan_component.ucx.worker, slot, len, end->tag,
                               MCA_PML_CHAN_TAG_MASK, &param);
         if (OPAL_UNLIKELY(UCS_PTR_IS_ERR(sp))) {
             MCA_PML_CHAN_VERBOSE(1, "ucp_tag_recv_nbx failed: %s",
@@ -119,7 +142,7 @@ static void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
             /* It was there already (unexpected): done inside the call,
              * without the callback. */
             s->posted = false;
-            mca_common_ompix_atomic_store_rel_64(s->word, s->value);
+            mca_pml_chan_tag_landed(s);
         }
         ++end->nposted;
     }
@@ -129,7 +152,7 @@ static void mca_pml_chan_tag_post(mca_pml_chan_end_t *end)
  * leave UCX's queue before their memory goes. */
 static void mca_pml_chan_tag_release(mca_pml_chan_end_t *end)
 {
-    for (uint32_t k = 0; NULL != end->tag_slots && k < end->slack; ++k) {
+    for (uint32_t k = 0; NULL != end->tag_slots && k < end->ring_slots; ++k) {
         if (end->tag_slots[k].posted) {
             ucp_request_cancel(mca_pml_chan_component.ucx.worker,
                                end->tag_reqs + k * end->tag_stride +
@@ -139,16 +162,32 @@ static void mca_pml_chan_tag_release(mca_pml_chan_end_t *end)
 }
 
 /* The general send of message n from the user's buffer or its packed
- * copy; its request kept per slot until it left. */
+ * copy, followed by the reverse channel's credits when it owes some
+ * (pml_chan_pair.c: the credits word and the count, kept in the slot's AM
+ * header with the iov until the send left); its request kept per slot
+ * until it left. */
 static int mca_pml_chan_tag_write(mca_pml_chan_end_t *end, uint64_t n)
 {
+    uint64_t k = mca_pml_chan_slot_index(end, n);
+    mca_pml_chan_am_hdr_t *hdr = &end->am_hdrs[k];
+    ucp_dt_iov_t *iov = &end->carry_iov[2 * k];
+    const void *buf = mca_pml_chan_ring_source(end, n);
+    size_t count = end->bytes;
     ucp_request_param_t param;
 
     param.op_attr_mask = 0;
-    return mca_pml_chan_keep_request(ucp_tag_send_nbx(end->ep, mca_pml_chan_ring_source(end, n),
-                                                      end->bytes, end->tag, &param),
-                                     "ucp_tag_send_nbx",
-                                     &end->put_reqs[2 * mca_pml_chan_slot_index(end, n)]);
+    if (mca_pml_chan_ring_carry(end, &hdr->cword, &hdr->cvalue)) {
+        iov[0].buffer = (void *) buf;
+        iov[0].length = end->bytes;
+        iov[1].buffer = &hdr->cword;
+        iov[1].length = 2 * sizeof(uint64_t);
+        param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+        param.datatype = ucp_dt_make_iov();
+        buf = iov;
+        count = 2;
+    }
+    return mca_pml_chan_keep_request(ucp_tag_send_nbx(end->ep, buf, count, end->tag, &param),
+                                     "ucp_tag_send_nbx", &end->put_reqs[2 * k]);
 }
 
 /* start_now: the fast start of an idle am_send end, one ucp_tag_send_nbx
@@ -196,6 +235,7 @@ const mca_pml_chan_path_t mca_pml_chan_path_tag = {
     .signal = mca_pml_chan_am_signal,
     .start_now = mca_pml_chan_tag_start_now,
     .release = mca_pml_chan_tag_release,
+    .carries = true,
 };
 
 /* Connect, when the receiver did not take the large path: the TAG path

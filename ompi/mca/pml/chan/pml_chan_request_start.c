@@ -46,7 +46,7 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
             ret = mca_pml_chan_ring_send(end);
         } else {
             mca_pml_chan_ring_recv_post(end);
-            (void) mca_pml_chan_ring_recv_poll(end);
+            (void) mca_pml_chan_ring_recv_take(end);
         }
         if (OMPI_SUCCESS != ret) {
             --end->nstart;
@@ -55,7 +55,8 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
             complete = mca_pml_chan_request_report(end) || complete;
         }
     }
-    poll = mca_pml_chan_request_needs_poll(end);
+    /* Credits owed (pml_chan_pair.c) go at the latest from progress. */
+    poll = mca_pml_chan_request_needs_poll(end) || end->credit_owed;
     OPAL_THREAD_UNLOCK(&end->lock);
     if (poll) {
         (void) mca_pml_chan_request_make_busy(end);

@@ -58,10 +58,15 @@ static void mca_pml_chan_ring_unpack(mca_pml_chan_end_t *end, uint64_t n, const 
     opal_convertor_cleanup(&end->convertor);
 }
 
-bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n)
+static uint64_t mca_pml_chan_ring_credits(mca_pml_chan_end_t *end)
 {
     return mca_common_ompix_atomic_load_acq_64(
-               (volatile uint64_t *) (end->mem + MCA_PML_CHAN_CTL_CREDITS)) > n;
+        (volatile uint64_t *) (end->mem + MCA_PML_CHAN_CTL_CREDITS));
+}
+
+bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n)
+{
+    return mca_pml_chan_ring_credits(end) > n;
 }
 
 /* AM, TAG, large: message n's data as it leaves, the user's buffer or
@@ -91,14 +96,18 @@ void mca_pml_chan_ring_retire_sent(mca_pml_chan_end_t *end)
     }
 }
 
-/* Writes every started message the receiver may take (synchronous
- * channels: whose receive was started), then retires those done.
- * OMPI_SUCCESS or the error of a failed write. */
+/* Writes every started message the receiver may take, then retires
+ * those done.  Synchronous channels: message n once credits + ahead > n
+ * (receive n - ahead started, so its slot's previous message was taken:
+ * ahead is 0, or K when the receiver's ring has 2K slots), and done once
+ * its receive started (credits > n).  OMPI_SUCCESS or the error of a
+ * failed write. */
 int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
 {
     while (end->nwritten < end->nstart) {
         int ret;
-        if (end->spec.sync && !mca_pml_chan_ring_credit_ok(end, end->nwritten)) {
+        if (end->spec.sync && end->nwritten >= end->ahead &&
+            !mca_pml_chan_ring_credit_ok(end, end->nwritten - end->ahead)) {
             break;
         }
         ret = end->path->write(end, end->nwritten);
@@ -108,6 +117,11 @@ int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
         ++end->nwritten;
     }
     end->path->retire(end);
+    if (end->ahead) {
+        /* Written ahead is not done: a retire counts again from there. */
+        uint64_t credits = mca_pml_chan_ring_credits(end);
+        end->ndone = end->ndone < credits ? end->ndone : credits;
+    }
     return OMPI_SUCCESS;
 }
 
@@ -123,21 +137,61 @@ bool mca_pml_chan_ring_send_poll(mca_pml_chan_end_t *end)
     return end->ndone != before;
 }
 
-/* Receive n = nstart - 1 was started: post it (TAG path), then tell the
- * sender if it counts, so that the send it lets go finds it posted. */
-void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end)
+/* The starts not yet told to the sender, now, by a credit of their own. */
+void mca_pml_chan_ring_credit_send(mca_pml_chan_end_t *end)
 {
-    mca_pml_chan_path_post(end);
-    if (end->credits &&
-        OMPI_SUCCESS != end->path->signal(end, MCA_PML_CHAN_CTL_CREDITS, end->nstart)) {
+    end->credit_owed = false;
+    if (OMPI_SUCCESS != end->path->signal(end, MCA_PML_CHAN_CTL_CREDITS, end->nstart)) {
         end->super.req_status.MPI_ERROR = MPI_ERR_OTHER;
     }
 }
 
-bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end)
+/* Send end: the credits its next message carries (the credits word in
+ * the peer, the count), when its creditor owes some; false: none. */
+bool mca_pml_chan_ring_carry(mca_pml_chan_end_t *end, uint64_t *word, uint64_t *value)
+{
+    mca_pml_chan_end_t *r = end->creditor;
+
+    if (NULL == r || !r->credit_owed) {
+        return false;
+    }
+    r->credit_owed = false;
+    *word = r->peer_base + MCA_PML_CHAN_CTL_CREDITS;
+    *value = r->nstart;
+    return true;
+}
+
+/* Receive n = nstart - 1 was started: post it (TAG path), then tell the
+ * sender if it counts, so that the send it lets go finds it posted: by a
+ * credit now, or (paired: pml_chan_pair.c) on the reverse channel's next
+ * message, unless the next look or progress finds it still owed. */
+void mca_pml_chan_ring_recv_post(mca_pml_chan_end_t *end)
+{
+    mca_pml_chan_path_post(end);
+    if (!end->credits) {
+        return;
+    }
+    if (NULL != end->carrier) {
+        end->credit_owed = true;
+    } else {
+        mca_pml_chan_ring_credit_send(end);
+    }
+}
+
+/* The messages arrived, without sending owed credits (the start's look). */
+bool mca_pml_chan_ring_recv_take(mca_pml_chan_end_t *end)
 {
     mca_pml_chan_path_post(end);
     return end->path->poll_recv(end);
+}
+
+/* A look or progress: credits still owed go now, then the messages. */
+bool mca_pml_chan_ring_recv_poll(mca_pml_chan_end_t *end)
+{
+    if (OPAL_UNLIKELY(end->credit_owed)) {
+        mca_pml_chan_ring_credit_send(end);
+    }
+    return mca_pml_chan_ring_recv_take(end);
 }
 
 /* The slot of message ndone when its word says it arrived, else NULL. */
@@ -172,7 +226,11 @@ bool mca_pml_chan_ring_take(mca_pml_chan_end_t *end)
     return end->ndone != before;
 }
 
+/* Credits owed go first: the sender may be waiting for them. */
 void mca_pml_chan_ring_signal_gone(mca_pml_chan_end_t *end)
 {
+    if (end->credit_owed) {
+        mca_pml_chan_ring_credit_send(end);
+    }
     (void) end->path->signal(end, MCA_PML_CHAN_CTL_GONE, 1);
 }
