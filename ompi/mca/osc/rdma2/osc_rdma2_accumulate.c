@@ -429,7 +429,10 @@ static int mca_osc_rdma2_fetched_contig(const mca_osc_rdma2_acc_t *acc, uint64_t
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
     if (OMPI_SUCCESS != ret || mca_osc_rdma2_is_no_op(acc->op)) return ret;
     if (!mca_osc_rdma2_is_replace(acc->op)) {
-        src = tmp = malloc(len);
+        /* zeroed: a reduction of an element with padding (MPI_LONG_DOUBLE:
+         * 10 of 16 bytes) writes only its value, and the whole range goes to
+         * the target */
+        src = tmp = calloc(1, len);
         if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
         ompi_3buff_op_reduce(acc->op, (void *) acc->obuf, acc->rbuf, tmp, (int) n, acc->prim);
     }
