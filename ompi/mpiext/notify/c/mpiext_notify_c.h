@@ -36,6 +36,20 @@ extern "C" {
  * comparisons (MPI_Error_class) hold. */
 #define MPIX_ERR_RMA_NOTIFICATION MPI_ERR_ARG
 
+/* The draft's window attributes MPI_WIN_NOTIFICATION_{NUM_SB,NUM_UB,
+ * VALUE_UB}, read with MPI_Win_get_attr (not set or deleted) on every
+ * window created after MPI_Init:
+ *   NUM_SB   (int *)       the window's notification counters now (what
+ *                          MPIX_Win_get_num_notify returns);
+ *   NUM_UB   (int *)       the largest n MPIX_Win_set_num_notify accepts;
+ *   VALUE_UB (MPI_Count *) the largest value a counter reaches.
+ * Their keyvals are created at the first use after MPI_Init, hence the
+ * function (MPI_KEYVAL_INVALID before MPI_Init and after MPI_Finalize). */
+OMPI_DECLSPEC int ompix_win_notification_keyval(int which);
+#define MPIX_WIN_NOTIFICATION_NUM_SB (ompix_win_notification_keyval(0))
+#define MPIX_WIN_NOTIFICATION_NUM_UB (ompix_win_notification_keyval(1))
+#define MPIX_WIN_NOTIFICATION_VALUE_UB (ompix_win_notification_keyval(2))
+
 /* Origin-notified read: slot id of the ORIGIN's notifications on win is
  * incremented once the data is in origin_addr.  An RMA operation: it
  * needs an access epoch to target_rank. */

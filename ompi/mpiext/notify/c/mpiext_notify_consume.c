@@ -86,5 +86,8 @@ int ompix_notify_set_num(const ompix_notify_ops_t *ops, MPI_Win win, int n)
     ompix_notify_request_resize_begin(win);
     rc = ops->set_num_notify(win, n);
     ompix_notify_request_resize_end(win, ops);
+    if (MPI_SUCCESS == rc) {
+        ompix_notify_attr_set(win, n);
+    }
     return rc;
 }

@@ -12,7 +12,8 @@
  * this file's ELF constructor, run when the library holding the extension
  * is loaded (libmpi in a source tree, libompix in the plugin build),
  * supplies the framework's open function, which Open MPI leaves NULL for
- * osc.  osc/rdma2 serves notified RMA itself and is not wrapped.
+ * osc.  osc/rdma2 serves notified RMA itself: its windows get only the
+ * draft's attributes here (mpiext_notify_attr.c), as every other window.
  */
 
 #include "ompi_config.h"
@@ -25,12 +26,15 @@
 #include "ompi/mca/osc/base/base.h"
 #include "ompi/mca/osc/osc.h"
 
-#include "mpiext_notify_internal.h"
+#include "mpiext_notify_entry.h"
 
-/* Components wrapped (Open MPI 4.1 ships five osc components, ompix one). */
+/* Components wrapped (Open MPI 4.1 ships five osc components, ompix one;
+ * every one is wrapped, for the attributes, even with the setup off). */
 #define OMPIX_NOTIFY_HOOK_MAX 16
 
 static ompi_osc_base_component_select_fn_t ompix_notify_hook_orig[OMPIX_NOTIFY_HOOK_MAX];
+/* Which of them is osc/rdma2 (no generic setup there). */
+static bool ompix_notify_hook_native[OMPIX_NOTIFY_HOOK_MAX];
 
 /* MCA parameter mpi_notify_generic_setup: a program that never uses
  * notified RMA on windows of stock components can spare their creation
@@ -49,10 +53,19 @@ static int ompix_notify_hook_selected(int i, struct ompi_win_t *win, void **base
                                       struct opal_info_t *info, int flavor, int *model)
 {
     int rc = ompix_notify_hook_orig[i](win, base, size, disp_unit, comm, info, flavor, model);
+    int64_t *slots, *local;
+    int num = OMPIX_NOTIFY_DEFAULT_SLOTS;
 
-    if (OMPI_SUCCESS == rc) {
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (ompix_notify_hook_native[i]) {
+        /* rdma2's count is its MCA parameter; its notify_slots only reads. */
+        (void) ompix_notify_ops(win)->notify_slots(win, &slots, &local, &num);
+    } else if (ompix_notify_hook_enabled) {
         ompix_notify_gen_setup(win, comm, size, disp_unit);
     }
+    ompix_notify_attr_set(win, num);
     return rc;
 }
 
@@ -113,23 +126,19 @@ static int ompix_notify_hook_open(mca_base_open_flag_t flags)
                                  "collectives)",
                                  MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
                                  MCA_BASE_VAR_SCOPE_READONLY, &ompix_notify_hook_enabled);
-    if (!ompix_notify_hook_enabled) {
-        return OPAL_SUCCESS;
-    }
     OPAL_LIST_FOREACH(cli, &ompi_osc_base_framework.framework_components,
                       mca_base_component_list_item_t) {
         ompi_osc_base_component_t *comp = (ompi_osc_base_component_t *) cli->cli_component;
         const char *name = comp->osc_version.mca_component_name;
 
-        if (0 == strcmp(name, "rdma2")) {
-            continue;
-        }
         if (n == OMPIX_NOTIFY_HOOK_MAX) {
             opal_output(0, "ompix notify: more than %d osc components; windows of %s need "
-                        "MPIX_Win_set_num_notify before target-notified operations",
+                        "MPIX_Win_set_num_notify before target-notified operations and "
+                        "have the notification attributes only after it",
                         OMPIX_NOTIFY_HOOK_MAX, name);
             continue;
         }
+        ompix_notify_hook_native[n] = (0 == strcmp(name, "rdma2"));
         ompix_notify_hook_orig[n] = comp->osc_select;
         comp->osc_select = ompix_notify_hook_fns[n++];
     }

@@ -39,6 +39,10 @@ struct ompi_communicator_t;
 void ompix_notify_gen_setup(struct ompi_win_t *win, struct ompi_communicator_t *comm,
                             size_t size, int disp_unit);
 
+/* The draft's window attributes (mpiext_notify_attr.c): set on win, which
+ * has num counters, or NUM_SB updated to num. */
+void ompix_notify_attr_set(struct ompi_win_t *win, int num);
+
 /* Slot count of the generic path (osc/rdma2's MCA parameter,
  * osc_rdma2_notify_slots, has the same default). */
 #define OMPIX_NOTIFY_DEFAULT_SLOTS MCA_COMMON_OMPIX_NOTIFY_DEFAULT_SLOTS
