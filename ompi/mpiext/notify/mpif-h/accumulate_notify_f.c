@@ -22,6 +22,6 @@ void ompix_accumulate_notify_f(char *origin_addr, MPI_Fint *origin_count, MPI_Fi
                                MPI_Fint *id, MPI_Fint *win, MPI_Fint *ierr)
 {
     mpiext_notify_f_rma(origin_addr, origin_count, origin_type, target_rank, target_disp,
-                        target_count, target_type, op, id, win, ompix_accumulate_notify_call,
+                        target_count, target_type, op, id, win, NULL, ompix_accumulate_notify_call,
                         ierr);
 }

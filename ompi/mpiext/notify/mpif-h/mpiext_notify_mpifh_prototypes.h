@@ -25,15 +25,17 @@ typedef struct {
     MPI_Op op;
     MPI_Aint target_disp;
     MPI_Win win;
+    MPI_Request *request;       /* the request forms' output */
 } mpiext_notify_f_rma_t;
 
-/* The four calls in one shape (op is MPI_OP_NULL but for accumulate). */
+/* The calls in one shape (op is MPI_OP_NULL but for the accumulates;
+ * request is NULL for the calls without one). */
 typedef int (mpiext_notify_f_rma_fn_t)(const mpiext_notify_f_rma_t *a);
 
 void mpiext_notify_f_rma(char *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *target_rank,
                          MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_type,
-                         MPI_Fint *op, MPI_Fint *id, MPI_Fint *win, mpiext_notify_f_rma_fn_t *fn,
-                         MPI_Fint *ierr);
+                         MPI_Fint *op, MPI_Fint *id, MPI_Fint *win, MPI_Fint *request,
+                         mpiext_notify_f_rma_fn_t *fn, MPI_Fint *ierr);
 
 void ompix_win_read_notify_f(char *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_type,
                              MPI_Fint *target_rank, MPI_Aint *target_disp,
@@ -57,5 +59,36 @@ void ompix_win_get_notify_value_f(MPI_Fint *win, MPI_Fint *id, MPI_Count *value,
 void ompix_win_set_num_notify_f(MPI_Fint *win, MPI_Fint *info, MPI_Fint *n, MPI_Fint *ierr);
 void ompix_win_get_num_notify_f(MPI_Fint *win, MPI_Fint *n, MPI_Fint *ierr);
 void ompix_win_notify_init_f(MPI_Fint *win, MPI_Fint *id, MPI_Fint *request, MPI_Fint *ierr);
+/* The MPI Forum draft's calls. */
+void ompix_get_accumulate_notify_f(char *origin_addr, MPI_Fint *origin_count,
+                                   MPI_Fint *origin_type, char *result_addr,
+                                   MPI_Fint *result_count, MPI_Fint *result_type,
+                                   MPI_Fint *target_rank, MPI_Aint *target_disp,
+                                   MPI_Fint *target_count, MPI_Fint *target_type, MPI_Fint *op,
+                                   MPI_Fint *id, MPI_Fint *win, MPI_Fint *ierr);
+void ompix_rput_notify_f(char *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_type,
+                         MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
+                         MPI_Fint *target_type, MPI_Fint *id, MPI_Fint *win, MPI_Fint *request,
+                         MPI_Fint *ierr);
+void ompix_rget_notify_f(char *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_type,
+                         MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count,
+                         MPI_Fint *target_type, MPI_Fint *id, MPI_Fint *win, MPI_Fint *request,
+                         MPI_Fint *ierr);
+void ompix_raccumulate_notify_f(char *origin_addr, MPI_Fint *origin_count,
+                                MPI_Fint *origin_type, MPI_Fint *target_rank,
+                                MPI_Aint *target_disp, MPI_Fint *target_count,
+                                MPI_Fint *target_type, MPI_Fint *op, MPI_Fint *id, MPI_Fint *win,
+                                MPI_Fint *request, MPI_Fint *ierr);
+void ompix_rget_accumulate_notify_f(char *origin_addr, MPI_Fint *origin_count,
+                                    MPI_Fint *origin_type, char *result_addr,
+                                    MPI_Fint *result_count, MPI_Fint *result_type,
+                                    MPI_Fint *target_rank, MPI_Aint *target_disp,
+                                    MPI_Fint *target_count, MPI_Fint *target_type, MPI_Fint *op,
+                                    MPI_Fint *id, MPI_Fint *win, MPI_Fint *request,
+                                    MPI_Fint *ierr);
+void ompix_win_reset_notify_value_f(MPI_Fint *win, MPI_Fint *id, MPI_Count *old,
+                                    MPI_Fint *ierr);
+void ompix_win_notify_threshold_f(MPI_Fint *win, MPI_Fint *id, MPI_Count *threshold,
+                                  MPI_Fint *timeout_ms, MPI_Count *value, MPI_Fint *ierr);
 
 #endif /* MPIEXT_NOTIFY_MPIFH_PROTOTYPES_H */

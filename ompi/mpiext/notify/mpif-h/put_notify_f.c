@@ -20,5 +20,6 @@ void ompix_put_notify_f(char *origin_addr, MPI_Fint *origin_count, MPI_Fint *ori
                         MPI_Fint *target_type, MPI_Fint *id, MPI_Fint *win, MPI_Fint *ierr)
 {
     mpiext_notify_f_rma(origin_addr, origin_count, origin_type, target_rank, target_disp,
-                        target_count, target_type, NULL, id, win, ompix_put_notify_call, ierr);
+                        target_count, target_type, NULL, id, win, NULL,
+                        ompix_put_notify_call, ierr);
 }

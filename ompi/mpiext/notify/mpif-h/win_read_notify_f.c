@@ -21,5 +21,6 @@ void ompix_win_read_notify_f(char *origin_addr, MPI_Fint *origin_count, MPI_Fint
                              MPI_Fint *target_type, MPI_Fint *id, MPI_Fint *win, MPI_Fint *ierr)
 {
     mpiext_notify_f_rma(origin_addr, origin_count, origin_type, target_rank, target_disp,
-                        target_count, target_type, NULL, id, win, ompix_win_read_notify_call, ierr);
+                        target_count, target_type, NULL, id, win, NULL,
+                        ompix_win_read_notify_call, ierr);
 }

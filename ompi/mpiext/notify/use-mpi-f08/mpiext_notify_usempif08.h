@@ -129,9 +129,148 @@ interface
     end subroutine MPIX_Win_notify_init
 end interface
 
+! The MPI Forum draft's calls.
+interface
+    subroutine MPIX_Get_accumulate_notify(origin_addr, origin_count, &
+        origin_type, result_addr, result_count, result_type, target_rank, &
+        target_disp, target_count, target_type, op, id, win, ierror) &
+            bind(C, name="MPIX_Get_accumulate_notify_f08")
+        use :: mpi_f08_types, only : MPI_Datatype, MPI_Op, MPI_Win
+        use :: mpi_f08_types, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+        type(*), dimension(*), intent(in), asynchronous :: origin_addr
+        integer, intent(in) :: origin_count
+        type(MPI_Datatype), intent(in) :: origin_type
+        type(*), dimension(*), asynchronous :: result_addr
+        integer, intent(in) :: result_count
+        type(MPI_Datatype), intent(in) :: result_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        type(MPI_Datatype), intent(in) :: target_type
+        type(MPI_Op), intent(in) :: op
+        integer, intent(in) :: id
+        type(MPI_Win), intent(in) :: win
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Get_accumulate_notify
+end interface
+interface
+    subroutine MPIX_Rput_notify(origin_addr, origin_count, origin_type, &
+        target_rank, target_disp, target_count, target_type, id, win, &
+        request, ierror) &
+            bind(C, name="MPIX_Rput_notify_f08")
+        use :: mpi_f08_types, only : MPI_Datatype, MPI_Request, MPI_Win
+        use :: mpi_f08_types, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        type(*), dimension(*), intent(in), asynchronous :: origin_addr
+        integer, intent(in) :: origin_count
+        type(MPI_Datatype), intent(in) :: origin_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        type(MPI_Datatype), intent(in) :: target_type
+        integer, intent(in) :: id
+        type(MPI_Win), intent(in) :: win
+        type(MPI_Request), intent(out) :: request
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Rput_notify
+end interface
+interface
+    subroutine MPIX_Rget_notify(origin_addr, origin_count, origin_type, &
+        target_rank, target_disp, target_count, target_type, id, win, &
+        request, ierror) &
+            bind(C, name="MPIX_Rget_notify_f08")
+        use :: mpi_f08_types, only : MPI_Datatype, MPI_Request, MPI_Win
+        use :: mpi_f08_types, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        type(*), dimension(*), asynchronous :: origin_addr
+        integer, intent(in) :: origin_count
+        type(MPI_Datatype), intent(in) :: origin_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        type(MPI_Datatype), intent(in) :: target_type
+        integer, intent(in) :: id
+        type(MPI_Win), intent(in) :: win
+        type(MPI_Request), intent(out) :: request
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Rget_notify
+end interface
+interface
+    subroutine MPIX_Raccumulate_notify(origin_addr, origin_count, &
+        origin_type, target_rank, target_disp, target_count, target_type, &
+        op, id, win, request, ierror) &
+            bind(C, name="MPIX_Raccumulate_notify_f08")
+        use :: mpi_f08_types, only : MPI_Datatype, MPI_Op, MPI_Request, MPI_Win
+        use :: mpi_f08_types, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        type(*), dimension(*), intent(in), asynchronous :: origin_addr
+        integer, intent(in) :: origin_count
+        type(MPI_Datatype), intent(in) :: origin_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        type(MPI_Datatype), intent(in) :: target_type
+        type(MPI_Op), intent(in) :: op
+        integer, intent(in) :: id
+        type(MPI_Win), intent(in) :: win
+        type(MPI_Request), intent(out) :: request
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Raccumulate_notify
+end interface
+interface
+    subroutine MPIX_Rget_accumulate_notify(origin_addr, origin_count, &
+        origin_type, result_addr, result_count, result_type, target_rank, &
+        target_disp, target_count, target_type, op, id, win, request, &
+        ierror) &
+            bind(C, name="MPIX_Rget_accumulate_notify_f08")
+        use :: mpi_f08_types, only : MPI_Datatype, MPI_Op, MPI_Request, MPI_Win
+        use :: mpi_f08_types, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+        type(*), dimension(*), intent(in), asynchronous :: origin_addr
+        integer, intent(in) :: origin_count
+        type(MPI_Datatype), intent(in) :: origin_type
+        type(*), dimension(*), asynchronous :: result_addr
+        integer, intent(in) :: result_count
+        type(MPI_Datatype), intent(in) :: result_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        type(MPI_Datatype), intent(in) :: target_type
+        type(MPI_Op), intent(in) :: op
+        integer, intent(in) :: id
+        type(MPI_Win), intent(in) :: win
+        type(MPI_Request), intent(out) :: request
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Rget_accumulate_notify
+end interface
+interface
+    subroutine MPIX_Win_notify_threshold(win, id, threshold, timeout_ms, &
+        value, ierror) &
+            bind(C, name="MPIX_Win_notify_threshold_f08")
+        use :: mpi_f08_types, only : MPI_Win
+        use :: mpi_f08_types, only : MPI_COUNT_KIND
+        implicit none
+        type(MPI_Win), intent(in) :: win
+        integer, intent(in) :: id
+        integer(kind=MPI_COUNT_KIND), intent(in) :: threshold
+        integer, intent(in) :: timeout_ms
+        integer(kind=MPI_COUNT_KIND), intent(out) :: value
+        integer, optional, intent(out) :: ierror
+    end subroutine MPIX_Win_notify_threshold
+end interface
+
 ! Functions whose arguments are those of another one.
 procedure(MPIX_Win_read_notify), bind(C, name="MPIX_Get_notify_f08") :: MPIX_Get_notify
 procedure(MPIX_Win_notify_reset), bind(C, name="MPIX_Win_get_notify_value_f08") :: MPIX_Win_get_notify_value
+procedure(MPIX_Win_notify_reset), bind(C, name="MPIX_Win_reset_notify_value_f08") :: MPIX_Win_reset_notify_value
 
 ! The profiling entry points: the same interfaces, other symbols.
 procedure(MPIX_Win_read_notify), bind(C, name="PMPIX_Win_read_notify_f08") :: PMPIX_Win_read_notify
@@ -144,3 +283,10 @@ procedure(MPIX_Win_get_num_notify), bind(C, name="PMPIX_Win_get_num_notify_f08")
 procedure(MPIX_Win_notify_init), bind(C, name="PMPIX_Win_notify_init_f08") :: PMPIX_Win_notify_init
 procedure(MPIX_Win_read_notify), bind(C, name="PMPIX_Get_notify_f08") :: PMPIX_Get_notify
 procedure(MPIX_Win_notify_reset), bind(C, name="PMPIX_Win_get_notify_value_f08") :: PMPIX_Win_get_notify_value
+procedure(MPIX_Get_accumulate_notify), bind(C, name="PMPIX_Get_accumulate_notify_f08") :: PMPIX_Get_accumulate_notify
+procedure(MPIX_Rput_notify), bind(C, name="PMPIX_Rput_notify_f08") :: PMPIX_Rput_notify
+procedure(MPIX_Rget_notify), bind(C, name="PMPIX_Rget_notify_f08") :: PMPIX_Rget_notify
+procedure(MPIX_Raccumulate_notify), bind(C, name="PMPIX_Raccumulate_notify_f08") :: PMPIX_Raccumulate_notify
+procedure(MPIX_Rget_accumulate_notify), bind(C, name="PMPIX_Rget_accumulate_notify_f08") :: PMPIX_Rget_accumulate_notify
+procedure(MPIX_Win_notify_threshold), bind(C, name="PMPIX_Win_notify_threshold_f08") :: PMPIX_Win_notify_threshold
+procedure(MPIX_Win_notify_reset), bind(C, name="PMPIX_Win_reset_notify_value_f08") :: PMPIX_Win_reset_notify_value

@@ -112,9 +112,136 @@ interface
     end subroutine MPIX_Win_notify_init
 end interface
 
+! The MPI Forum draft's calls.
+interface
+    subroutine MPIX_Get_accumulate_notify(origin_addr, origin_count, &
+        origin_type, result_addr, result_count, result_type, target_rank, &
+        target_disp, target_count, target_type, op, id, win, ierror)
+        use :: mpi, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+        type(*), dimension(*), intent(in) :: origin_addr
+        integer, intent(in) :: origin_count
+        integer, intent(in) :: origin_type
+        type(*), dimension(*) :: result_addr
+        integer, intent(in) :: result_count
+        integer, intent(in) :: result_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        integer, intent(in) :: target_type
+        integer, intent(in) :: op
+        integer, intent(in) :: id
+        integer, intent(in) :: win
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Get_accumulate_notify
+end interface
+interface
+    subroutine MPIX_Rput_notify(origin_addr, origin_count, origin_type, &
+        target_rank, target_disp, target_count, target_type, id, win, &
+        request, ierror)
+        use :: mpi, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        type(*), dimension(*), intent(in) :: origin_addr
+        integer, intent(in) :: origin_count
+        integer, intent(in) :: origin_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        integer, intent(in) :: target_type
+        integer, intent(in) :: id
+        integer, intent(in) :: win
+        integer, intent(out) :: request
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Rput_notify
+end interface
+interface
+    subroutine MPIX_Rget_notify(origin_addr, origin_count, origin_type, &
+        target_rank, target_disp, target_count, target_type, id, win, &
+        request, ierror)
+        use :: mpi, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        type(*), dimension(*) :: origin_addr
+        integer, intent(in) :: origin_count
+        integer, intent(in) :: origin_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        integer, intent(in) :: target_type
+        integer, intent(in) :: id
+        integer, intent(in) :: win
+        integer, intent(out) :: request
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Rget_notify
+end interface
+interface
+    subroutine MPIX_Raccumulate_notify(origin_addr, origin_count, &
+        origin_type, target_rank, target_disp, target_count, target_type, &
+        op, id, win, request, ierror)
+        use :: mpi, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        type(*), dimension(*), intent(in) :: origin_addr
+        integer, intent(in) :: origin_count
+        integer, intent(in) :: origin_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        integer, intent(in) :: target_type
+        integer, intent(in) :: op
+        integer, intent(in) :: id
+        integer, intent(in) :: win
+        integer, intent(out) :: request
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Raccumulate_notify
+end interface
+interface
+    subroutine MPIX_Rget_accumulate_notify(origin_addr, origin_count, &
+        origin_type, result_addr, result_count, result_type, target_rank, &
+        target_disp, target_count, target_type, op, id, win, request, &
+        ierror)
+        use :: mpi, only : MPI_ADDRESS_KIND
+        implicit none
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+        !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+        type(*), dimension(*), intent(in) :: origin_addr
+        integer, intent(in) :: origin_count
+        integer, intent(in) :: origin_type
+        type(*), dimension(*) :: result_addr
+        integer, intent(in) :: result_count
+        integer, intent(in) :: result_type
+        integer, intent(in) :: target_rank
+        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+        integer, intent(in) :: target_count
+        integer, intent(in) :: target_type
+        integer, intent(in) :: op
+        integer, intent(in) :: id
+        integer, intent(in) :: win
+        integer, intent(out) :: request
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Rget_accumulate_notify
+end interface
+interface
+    subroutine MPIX_Win_notify_threshold(win, id, threshold, timeout_ms, &
+        value, ierror)
+        use :: mpi, only : MPI_COUNT_KIND
+        implicit none
+        integer, intent(in) :: win
+        integer, intent(in) :: id
+        integer(kind=MPI_COUNT_KIND), intent(in) :: threshold
+        integer, intent(in) :: timeout_ms
+        integer(kind=MPI_COUNT_KIND), intent(out) :: value
+        integer, intent(out) :: ierror
+    end subroutine MPIX_Win_notify_threshold
+end interface
+
 ! Functions whose arguments are those of another one.
 procedure(MPIX_Win_read_notify) :: MPIX_Get_notify
 procedure(MPIX_Win_notify_reset) :: MPIX_Win_get_notify_value
+procedure(MPIX_Win_notify_reset) :: MPIX_Win_reset_notify_value
 
 ! The profiling entry points: the same interfaces, other symbols.
 procedure(MPIX_Win_read_notify) :: PMPIX_Win_read_notify
@@ -127,3 +254,10 @@ procedure(MPIX_Win_get_num_notify) :: PMPIX_Win_get_num_notify
 procedure(MPIX_Win_notify_init) :: PMPIX_Win_notify_init
 procedure(MPIX_Win_read_notify) :: PMPIX_Get_notify
 procedure(MPIX_Win_notify_reset) :: PMPIX_Win_get_notify_value
+procedure(MPIX_Get_accumulate_notify) :: PMPIX_Get_accumulate_notify
+procedure(MPIX_Rput_notify) :: PMPIX_Rput_notify
+procedure(MPIX_Rget_notify) :: PMPIX_Rget_notify
+procedure(MPIX_Raccumulate_notify) :: PMPIX_Raccumulate_notify
+procedure(MPIX_Rget_accumulate_notify) :: PMPIX_Rget_accumulate_notify
+procedure(MPIX_Win_notify_threshold) :: PMPIX_Win_notify_threshold
+procedure(MPIX_Win_notify_reset) :: PMPIX_Win_reset_notify_value
