@@ -165,28 +165,6 @@ interface
         use :: mpi_f08_types, only : MPI_ADDRESS_KIND
         implicit none
         !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-        type(*), dimension(*), intent(in), asynchronous :: origin_addr
-        integer, intent(in) :: origin_count
-        type(MPI_Datatype), intent(in) :: origin_type
-        integer, intent(in) :: target_rank
-        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
-        integer, intent(in) :: target_count
-        type(MPI_Datatype), intent(in) :: target_type
-        integer, intent(in) :: id
-        type(MPI_Win), intent(in) :: win
-        type(MPI_Request), intent(out) :: request
-        integer, optional, intent(out) :: ierror
-    end subroutine MPIX_Rput_notify
-end interface
-interface
-    subroutine MPIX_Rget_notify(origin_addr, origin_count, origin_type, &
-        target_rank, target_disp, target_count, target_type, id, win, &
-        request, ierror) &
-            bind(C, name="MPIX_Rget_notify_f08")
-        use :: mpi_f08_types, only : MPI_Datatype, MPI_Request, MPI_Win
-        use :: mpi_f08_types, only : MPI_ADDRESS_KIND
-        implicit none
-        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
         type(*), dimension(*), asynchronous :: origin_addr
         integer, intent(in) :: origin_count
         type(MPI_Datatype), intent(in) :: origin_type
@@ -198,7 +176,7 @@ interface
         type(MPI_Win), intent(in) :: win
         type(MPI_Request), intent(out) :: request
         integer, optional, intent(out) :: ierror
-    end subroutine MPIX_Rget_notify
+    end subroutine MPIX_Rput_notify
 end interface
 interface
     subroutine MPIX_Raccumulate_notify(origin_addr, origin_count, &
@@ -268,6 +246,9 @@ interface
 end interface
 
 ! Functions whose arguments are those of another one.
+! (MPIX_Rput_notify's buffer has no INTENT(IN), so that MPIX_Rget_notify
+! shares its interface, as MPIX_Get_notify shares MPIX_Win_read_notify's.)
+procedure(MPIX_Rput_notify), bind(C, name="MPIX_Rget_notify_f08") :: MPIX_Rget_notify
 procedure(MPIX_Win_read_notify), bind(C, name="MPIX_Get_notify_f08") :: MPIX_Get_notify
 procedure(MPIX_Win_notify_reset), bind(C, name="MPIX_Win_get_notify_value_f08") :: MPIX_Win_get_notify_value
 procedure(MPIX_Win_notify_reset), bind(C, name="MPIX_Win_reset_notify_value_f08") :: MPIX_Win_reset_notify_value
@@ -285,7 +266,7 @@ procedure(MPIX_Win_read_notify), bind(C, name="PMPIX_Get_notify_f08") :: PMPIX_G
 procedure(MPIX_Win_notify_reset), bind(C, name="PMPIX_Win_get_notify_value_f08") :: PMPIX_Win_get_notify_value
 procedure(MPIX_Get_accumulate_notify), bind(C, name="PMPIX_Get_accumulate_notify_f08") :: PMPIX_Get_accumulate_notify
 procedure(MPIX_Rput_notify), bind(C, name="PMPIX_Rput_notify_f08") :: PMPIX_Rput_notify
-procedure(MPIX_Rget_notify), bind(C, name="PMPIX_Rget_notify_f08") :: PMPIX_Rget_notify
+procedure(MPIX_Rput_notify), bind(C, name="PMPIX_Rget_notify_f08") :: PMPIX_Rget_notify
 procedure(MPIX_Raccumulate_notify), bind(C, name="PMPIX_Raccumulate_notify_f08") :: PMPIX_Raccumulate_notify
 procedure(MPIX_Rget_accumulate_notify), bind(C, name="PMPIX_Rget_accumulate_notify_f08") :: PMPIX_Rget_accumulate_notify
 procedure(MPIX_Win_notify_threshold), bind(C, name="PMPIX_Win_notify_threshold_f08") :: PMPIX_Win_notify_threshold

@@ -144,26 +144,6 @@ interface
         use :: mpi, only : MPI_ADDRESS_KIND
         implicit none
         !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-        type(*), dimension(*), intent(in) :: origin_addr
-        integer, intent(in) :: origin_count
-        integer, intent(in) :: origin_type
-        integer, intent(in) :: target_rank
-        integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
-        integer, intent(in) :: target_count
-        integer, intent(in) :: target_type
-        integer, intent(in) :: id
-        integer, intent(in) :: win
-        integer, intent(out) :: request
-        integer, intent(out) :: ierror
-    end subroutine MPIX_Rput_notify
-end interface
-interface
-    subroutine MPIX_Rget_notify(origin_addr, origin_count, origin_type, &
-        target_rank, target_disp, target_count, target_type, id, win, &
-        request, ierror)
-        use :: mpi, only : MPI_ADDRESS_KIND
-        implicit none
-        !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
         type(*), dimension(*) :: origin_addr
         integer, intent(in) :: origin_count
         integer, intent(in) :: origin_type
@@ -175,7 +155,7 @@ interface
         integer, intent(in) :: win
         integer, intent(out) :: request
         integer, intent(out) :: ierror
-    end subroutine MPIX_Rget_notify
+    end subroutine MPIX_Rput_notify
 end interface
 interface
     subroutine MPIX_Raccumulate_notify(origin_addr, origin_count, &
@@ -239,6 +219,9 @@ interface
 end interface
 
 ! Functions whose arguments are those of another one.
+! (MPIX_Rput_notify's buffer has no INTENT(IN), so that MPIX_Rget_notify
+! shares its interface, as MPIX_Get_notify shares MPIX_Win_read_notify's.)
+procedure(MPIX_Rput_notify) :: MPIX_Rget_notify
 procedure(MPIX_Win_read_notify) :: MPIX_Get_notify
 procedure(MPIX_Win_notify_reset) :: MPIX_Win_get_notify_value
 procedure(MPIX_Win_notify_reset) :: MPIX_Win_reset_notify_value
@@ -256,7 +239,7 @@ procedure(MPIX_Win_read_notify) :: PMPIX_Get_notify
 procedure(MPIX_Win_notify_reset) :: PMPIX_Win_get_notify_value
 procedure(MPIX_Get_accumulate_notify) :: PMPIX_Get_accumulate_notify
 procedure(MPIX_Rput_notify) :: PMPIX_Rput_notify
-procedure(MPIX_Rget_notify) :: PMPIX_Rget_notify
+procedure(MPIX_Rput_notify) :: PMPIX_Rget_notify
 procedure(MPIX_Raccumulate_notify) :: PMPIX_Raccumulate_notify
 procedure(MPIX_Rget_accumulate_notify) :: PMPIX_Rget_accumulate_notify
 procedure(MPIX_Win_notify_threshold) :: PMPIX_Win_notify_threshold
