@@ -13,8 +13,8 @@
  *                         when that call changes it.
  *   NUM_UB  (int *)       the largest n MPIX_Win_set_num_notify accepts.
  *   VALUE_UB (MPI_Count *) the largest value a counter holds (64-bit).
- * The keyvals are Open MPI's own (ompi_attr_*), not MPI_Win_create_keyval's:
- * MPI_Win_free_keyval refuses predefined ones.
+ * The keyvals are Open MPI's predefined kind (common_ompix_compat_attr.h),
+ * not MPI_Win_create_keyval's: MPI_Win_free_keyval refuses them.
  */
 
 #include "ompi_config.h"
@@ -23,8 +23,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/attribute/attribute.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_attr.h"
 #include "ompi/mca/common/ompix/common_ompix_finalize.h"
 #include "ompi/runtime/mpiruntime.h"
 #include "ompi/win/win.h"
@@ -89,8 +90,8 @@ static int ompix_notify_attr_create(void)
     for (i = 0; OMPI_SUCCESS == rc && i < OMPIX_NOTIFY_ATTR_COUNT; ++i) {
         del_fn.attr_win_delete_fn = (OMPIX_NOTIFY_ATTR_NUM_SB == i) ? ompix_notify_attr_delete
                                                                     : ompix_notify_attr_keep;
-        rc = ompi_attr_create_keyval(WIN_ATTR, copy_fn, del_fn, &ompix_notify_attr_kv[i], NULL,
-                                     OMPI_KEYVAL_PREDEFINED, NULL);
+        rc = mca_common_ompix_attr_create_predefined(WIN_ATTR, copy_fn, del_fn, i,
+                                                     &ompix_notify_attr_kv[i]);
     }
     if (OMPI_SUCCESS == rc) {
         rc = mca_common_ompix_at_finalize(&ompix_notify_attr_cleanup);
