@@ -48,7 +48,15 @@ typedef struct ompix_notify_dispatch_t {
 } ompix_notify_dispatch_t;
 
 extern ompix_notify_dispatch_t ompix_notify_dispatch;
+/* The generic path's table (ompix_notify_generic_ops), copied at the
+ * lookup: it and the native copy take mpiext_notify_mpit.c's counting
+ * wrappers while an MPI_T handle exists.  Outside the dispatch struct,
+ * whose layout the inline fast path was measured with. */
+extern ompix_notify_ops_t ompix_notify_generic_table;
 void ompix_notify_lookup(void);
+/* mpiext_notify_mpit.c: the MPI_T counter of issued operations. */
+void ompix_notify_mpit_looked_up(void);
+void ompix_notify_mpit_register(void);
 const ompix_notify_ops_t *ompix_notify_ops_slow(MPI_Win win);
 
 /* Every entry point calls this once per call: on osc/rdma2's windows, after

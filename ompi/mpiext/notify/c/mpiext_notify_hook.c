@@ -126,6 +126,7 @@ static int ompix_notify_hook_open(mca_base_open_flag_t flags)
                                  "collectives)",
                                  MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
                                  MCA_BASE_VAR_SCOPE_READONLY, &ompix_notify_hook_enabled);
+    ompix_notify_mpit_register();
     OPAL_LIST_FOREACH(cli, &ompi_osc_base_framework.framework_components,
                       mca_base_component_list_item_t) {
         ompi_osc_base_component_t *comp = (ompi_osc_base_component_t *) cli->cli_component;

@@ -20,6 +20,8 @@ static int ompix_notify_no_free(struct ompi_win_t *win)
     return OMPI_ERR_NOT_SUPPORTED;
 }
 
+ompix_notify_ops_t ompix_notify_generic_table;
+
 ompix_notify_dispatch_t ompix_notify_dispatch = {.serves = NULL, .looked_up = 0,
                                                 .native_free = ompix_notify_no_free,
                                                 .generic_free = ompix_notify_no_free};
@@ -47,6 +49,8 @@ void ompix_notify_lookup(void)
         native->get_accumulate_notify = api->get_accumulate_notify;
         ompix_notify_dispatch.serves = api->serves;
     }
+    ompix_notify_generic_table = ompix_notify_generic_ops;
+    ompix_notify_mpit_looked_up();
     opal_atomic_wmb();
     ompix_notify_dispatch.looked_up = 1;
 }
@@ -60,7 +64,7 @@ const ompix_notify_ops_t *ompix_notify_ops_slow(MPI_Win win)
     }
     if (NULL != win->w_osc_module
         && win->w_osc_module->osc_free == ompix_notify_dispatch.generic_free) {
-        return &ompix_notify_generic_ops;
+        return &ompix_notify_generic_table;
     }
     if (NULL != ompix_notify_dispatch.serves && ompix_notify_dispatch.serves(win)) {
         ompix_notify_dispatch.native_free = win->w_osc_module->osc_free;
@@ -69,5 +73,5 @@ const ompix_notify_ops_t *ompix_notify_ops_slow(MPI_Win win)
     if (NULL != win->w_osc_module) {
         ompix_notify_dispatch.generic_free = win->w_osc_module->osc_free;
     }
-    return &ompix_notify_generic_ops;
+    return &ompix_notify_generic_table;
 }
