@@ -13,7 +13,8 @@
  * mode, and a handle freed and allocated again starts from zero; a channel
  * started 100 times counts 100 starts and its bytes on its path on both
  * ends, and stays counted after unbind; persistent collectives count their
- * starts under their algorithm.
+ * starts under their algorithm; 100 put_notify are +100 issued
+ * notifications, one to MPI_PROC_NULL nothing.
  */
 #include "ompix_test.h"
 #include "ompix_chan_pml.h"
@@ -41,6 +42,9 @@ static const expected_pvar_t expected[] = {
     {"coll_persist_starts_allreduce_shm", MPI_T_BIND_NO_OBJECT},
     {"coll_persist_starts_allreduce_recursive_doubling", MPI_T_BIND_NO_OBJECT},
     {"coll_persist_starts_allreduce_ring", MPI_T_BIND_NO_OBJECT},
+#ifdef OMPI_HAVE_MPI_EXT_NOTIFY
+    {"mpi_notify_issued", MPI_T_BIND_NO_OBJECT},
+#endif
 #ifdef OMPI_HAVE_MPI_EXT_CHAN
     {"pml_chan_channels_mapped", MPI_T_BIND_NO_OBJECT},
     {"pml_chan_starts_mapped", MPI_T_BIND_NO_OBJECT},
@@ -371,6 +375,34 @@ static void test_persist(void)
     free(all);
 }
 
+#ifdef OMPI_HAVE_MPI_EXT_NOTIFY
+/* mpi_notify_issued: N put_notify to the right neighbour and one to
+ * MPI_PROC_NULL are +N, on a window of whatever osc component. */
+static void test_notify(void)
+{
+    MPI_T_pvar_handle h = handle_on("mpi_notify_issued", NULL);
+    unsigned long long v;
+    int *base, one = 1;
+    MPI_Win win;
+
+    CHECK(MPI_SUCCESS == MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL,
+                                          MPI_COMM_WORLD, &base, &win));
+    CHECK(MPI_SUCCESS == MPI_Win_lock_all(0, win));
+    for (int i = 0; i < N; ++i) {
+        CHECK(MPI_SUCCESS == MPIX_Put_notify(&one, 1, MPI_INT, right, 0, 1, MPI_INT, 0, win));
+    }
+    CHECK(MPI_SUCCESS == MPIX_Put_notify(&one, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, 0, win));
+    CHECK(MPI_SUCCESS == MPI_Win_unlock_all(win));
+    v = readh(h);
+    if (N != v) {
+        printf("rank %d: mpi_notify_issued %llu after %d put_notify\n", rank, v, N);
+        ompix_test_failures++;
+    }
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &h));
+    CHECK(MPI_SUCCESS == MPI_Win_free(&win));
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int provided, index[NEXPECTED];
@@ -384,6 +416,9 @@ int main(int argc, char **argv)
     CHECK(MPI_SUCCESS == MPI_T_pvar_session_create(&session));
     test_window();
     test_persist();
+#ifdef OMPI_HAVE_MPI_EXT_NOTIFY
+    test_notify();
+#endif
 #ifdef OMPI_HAVE_MPI_EXT_CHAN
     test_channels();
 #endif
