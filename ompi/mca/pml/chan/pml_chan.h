@@ -116,6 +116,9 @@ void mca_pml_chan_request_settle(ompi_request_t *request);
 int mca_pml_chan_request_test(ompi_request_t *request);
 void mca_pml_chan_request_wait(ompi_request_t *request);
 
+/* pml_chan_request.c */
+int mca_pml_chan_request_direction(ompi_request_t *request);
+
 END_C_DECLS
 
 #endif /* MCA_PML_CHAN_H */
