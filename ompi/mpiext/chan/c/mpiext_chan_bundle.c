@@ -44,12 +44,18 @@ static void ompix_bundle_construct(ompix_bundle_t *b)
     b->members = NULL;
     b->error = MPI_SUCCESS;
     b->error_comm = NULL;
+    b->chans = NULL;
+    b->chan_end = NULL;
+    b->left = 0;
+    b->engine_freed = false;
 }
 
 static void ompix_bundle_destruct(ompix_bundle_t *b)
 {
     free(b->round_end);
     free(b->members);
+    free(b->chans);
+    free(b->chan_end);
     OBJ_DESTRUCT(&b->active);
     OMPI_REQUEST_FINI(&b->super);
 }
@@ -113,6 +119,7 @@ int ompix_bundle_create(int nrounds, const int round_sizes[], MPI_Request member
         return rc;
     }
     ompix_bundle_members_order(b);
+    ompix_bundle_engine_choose(b);
     *bundle = &b->super;
     return MPI_SUCCESS;
 }
@@ -149,7 +156,7 @@ static bool ompix_bundle_poll(ompix_bundle_active_t *a)
 /* After the last round: completed (status: the first failed member's
  * error; Wait reports it through that member's communicator), or released
  * if MPI_Request_free came meanwhile. */
-static void ompix_bundle_release(ompix_bundle_t *b)
+void ompix_bundle_release(ompix_bundle_t *b)
 {
     ompix_bundle_members_restore(b, b->nrounds > 0 ? b->round_end[b->nrounds - 1] : 0);
     OBJ_RELEASE(b);
@@ -205,6 +212,13 @@ static int ompix_bundle_free(ompi_request_t **req)
 {
     ompix_bundle_t *b = (ompix_bundle_t *) *req;
 
+    if (NULL != b->chans) {             /* the engine path */
+        *req = MPI_REQUEST_NULL;
+        if (ompix_bundle_engine_free(b)) {
+            ompix_bundle_release(b);
+        }
+        return OMPI_SUCCESS;
+    }
     if (ompix_bundle_mark_freed(req, &b->active)) {
         ompix_bundle_release(b);
     }
