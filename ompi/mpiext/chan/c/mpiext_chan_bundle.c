@@ -154,18 +154,16 @@ static bool ompix_bundle_poll(ompix_bundle_active_t *a)
 }
 
 /* After the last round: completed (status: the first failed member's
- * error; Wait reports it through that member's communicator), or released
- * if MPI_Request_free came meanwhile. */
+ * error; Wait reports it through that member's communicator: see
+ * ompix_bundle_finish), or released if MPI_Request_free came meanwhile. */
 void ompix_bundle_release(ompix_bundle_t *b)
 {
     ompix_bundle_members_restore(b, b->nrounds > 0 ? b->round_end[b->nrounds - 1] : 0);
     OBJ_RELEASE(b);
 }
 
-static void ompix_bundle_done(ompix_bundle_active_t *a, bool freed)
+void ompix_bundle_finish(ompix_bundle_t *b, bool freed)
 {
-    ompix_bundle_t *b = (ompix_bundle_t *) a->req;
-
     if (freed) {
         ompix_bundle_release(b);
         return;
@@ -176,10 +174,15 @@ static void ompix_bundle_done(ompix_bundle_active_t *a, bool freed)
     ompi_request_complete(&b->super, true);
 }
 
-static int ompix_bundle_start_one(ompi_request_t *req)
+static void ompix_bundle_done(ompix_bundle_active_t *a, bool freed)
 {
-    ompix_bundle_t *b = (ompix_bundle_t *) req;
+    ompix_bundle_finish((ompix_bundle_t *) a->req, freed);
+}
 
+/* The start of either engine: MPI_ERR_REQUEST when the bundle is active;
+ * else it is active, pending, at round 0 with no error. */
+int ompix_bundle_reset(ompix_bundle_t *b)
+{
     if (OMPI_REQUEST_ACTIVE == b->super.req_state) {
         return ompix_chan_error(NULL, MPI_ERR_REQUEST, "MPI_Start", "the bundle is active");
     }
@@ -188,6 +191,18 @@ static int ompix_bundle_start_one(ompi_request_t *req)
     b->next = 0;
     b->error = MPI_SUCCESS;
     b->error_comm = NULL;
+    b->engine_freed = false;
+    return MPI_SUCCESS;
+}
+
+static int ompix_bundle_start_one(ompi_request_t *req)
+{
+    ompix_bundle_t *b = (ompix_bundle_t *) req;
+    int rc = ompix_bundle_reset(b);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
     if (b->nrounds > 0) {
         ompix_bundle_start_round(b);
     }

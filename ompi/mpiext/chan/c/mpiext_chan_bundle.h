@@ -102,6 +102,8 @@ int ompix_bundle_check_args(int nrounds, const int round_sizes[], MPI_Request me
                             MPI_Info info, MPI_Request *bundle, const char *func);
 
 void ompix_bundle_release(ompix_bundle_t *b);
+void ompix_bundle_finish(ompix_bundle_t *b, bool freed);
+int ompix_bundle_reset(ompix_bundle_t *b);
 
 /* mpiext_chan_bundle_engine.c */
 void ompix_bundle_engine_choose(ompix_bundle_t *b);

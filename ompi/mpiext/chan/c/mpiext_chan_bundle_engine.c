@@ -13,7 +13,7 @@
  * no per-member poll and no opal progress callback of ours.  MPI_Wait on
  * the bundle spins on its completion with pml/chan's progress alone
  * (opal_progress every OMPIX_BUNDLE_ENGINE_SPINS spins, as the engine's
- * channel Wait does).  Everything else (mixed members, threads) stays on
+ * channel Wait does; every spin when opal_progress yields while idle).  Everything else (mixed members, threads) stays on
  * the generic engine (mpiext_chan_bundle.c).
  */
 
@@ -161,14 +161,7 @@ static void ompix_bundle_engine_run(ompix_bundle_t *b)
             return;                     /* the last completion goes on */
         }
     }
-    if (b->engine_freed) {
-        ompix_bundle_release(b);
-        return;
-    }
-    b->super.req_status.MPI_ERROR = b->error;
-    b->super.req_mpi_object.comm = NULL != b->error_comm ? b->error_comm
-                                                         : &ompi_mpi_comm_world.comm;
-    ompi_request_complete(&b->super, true);
+    ompix_bundle_finish(b, b->engine_freed);
 }
 
 /* The running round is complete (its last channel's callback). */
@@ -181,17 +174,12 @@ static void ompix_bundle_engine_advance(ompix_bundle_t *b)
 static int ompix_bundle_engine_start_one(ompi_request_t *req)
 {
     ompix_bundle_t *b = (ompix_bundle_t *) req;
+    int rc = ompix_bundle_reset(b);
 
-    if (OMPI_REQUEST_ACTIVE == b->super.req_state) {
-        return ompix_chan_error(NULL, MPI_ERR_REQUEST, "MPI_Start", "the bundle is active");
+    if (MPI_SUCCESS == rc) {
+        ompix_bundle_engine_run(b);
     }
-    ompix_bundle_request_reset(&b->super);
-    b->round = 0;
-    b->error = MPI_SUCCESS;
-    b->error_comm = NULL;
-    b->engine_freed = false;
-    ompix_bundle_engine_run(b);
-    return MPI_SUCCESS;
+    return rc;
 }
 
 /* req_start of a bundle on the engine path (MPI_Start, MPI_Startall, or
@@ -205,14 +193,18 @@ int ompix_bundle_engine_start(size_t count, ompi_request_t **reqs)
 /* MPI_Wait on an engine bundle, before Open MPI's Wait reports it: until
  * it is complete, pml/chan's progress (every busy end, whose completions
  * count down the rounds), and opal_progress now and then (MPI's progress
- * rule: other traffic, binds, continuations). */
+ * rule: other traffic, binds, continuations).  When opal_progress yields
+ * the processor while idle (mpi_yield_when_idle, which Open MPI sets for
+ * oversubscribed runs), every look is an opal_progress, as Open MPI's Wait
+ * would make: spinning on our progress alone would keep the processor
+ * from the peers whose messages we wait for. */
 void ompix_bundle_engine_wait(ompi_request_t *req)
 {
     int (*progress)(void) = ompix_chan_global.engine->progress;
     unsigned int spins = 0;
 
     while (OMPI_REQUEST_ACTIVE == req->req_state && !REQUEST_COMPLETE(req)) {
-        if (OMPIX_BUNDLE_ENGINE_SPINS == ++spins) {
+        if (opal_progress_yield_when_idle || OMPIX_BUNDLE_ENGINE_SPINS == ++spins) {
             spins = 0;
             opal_progress();
         } else {
