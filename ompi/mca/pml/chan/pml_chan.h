@@ -40,6 +40,7 @@ typedef struct mca_pml_chan_component_t {
     int verbose;
     bool debug_ready;               /* detect a ready start before its receive */
     size_t large_min;               /* contiguous receives this big: the large path */
+    size_t large_sync_min;          /* the same for synchronous channels (0: large_min) */
     bool large_cma;                 /* the large path may use cma */
     int remote;                     /* MCA_PML_CHAN_REMOTE_* */
     int output;
