@@ -15,13 +15,15 @@
  * from its callback, and nested in a generic bundle.  The same ring with
  * one member that is not a channel (a persistent generalized request
  * between rounds, which doubles the value: the generic path) must be
- * correct too.  Unbinding a bundled channel is MPI_ERR_REQUEST through the
+ * correct too.  64 KiB synchronous channels (pml/chan's in-place path on
+ * one node), every element checked.  Unbinding a bundled channel is MPI_ERR_REQUEST through the
  * counting error handler, the bundle unharmed.
  */
 #include "ompix_test.h"
 #include "ompix_chan_pml.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ITERS 300
@@ -249,6 +251,40 @@ static void continued(void)
     MPI_Request_free(&cr);
 }
 
+/* 64 KiB synchronous channels (on one node pml/chan's in-place path,
+ * pml_chan_large_sync_min): a two-round ring pass, every element checked. */
+#define BIG 16384
+static void big(void)
+{
+    int *v = malloc(3 * BIG * sizeof(int)), two[2] = {2, 2}, bad = 0;
+    MPI_Request p2p[4], m[4], b;
+
+    for (int k = 0; k < 2; ++k) {
+        MPI_Recv_init(v + (k + 1) * BIG, BIG, MPI_INT, left, 300 + k, MPI_COMM_WORLD, &p2p[2 * k]);
+        MPI_Ssend_init(v + k * BIG, BIG, MPI_INT, right, 300 + k, MPI_COMM_WORLD, &p2p[2 * k + 1]);
+    }
+    CHECK(MPI_SUCCESS == MPIX_Bind_channels(4, p2p, m, NULL));
+    CHECK(MPI_SUCCESS == MPIX_Bundle_init(2, two, m, MPI_INFO_NULL, &b));
+    for (int it = 0; it < 50; ++it) {
+        for (int i = 0; i < BIG; ++i) {
+            v[i] = value(rank, it) + i;
+            v[BIG + i] = v[2 * BIG + i] = -1;
+        }
+        CHECK(MPI_SUCCESS == MPI_Start(&b));
+        wait_bundle(&b, it % 2);
+        for (int i = 0; i < BIG; ++i) {
+            bad += v[2 * BIG + i] != value((rank + 2 * size - 2) % size, it) + i;
+        }
+    }
+    CHECK(0 == bad);
+    CHECK(MPI_SUCCESS == MPI_Request_free(&b));
+    for (int i = 0; i < 4; ++i) {
+        MPI_Request_free(&p2p[i]);
+        CHECK(MPI_SUCCESS == MPIX_Unbind_channel(&m[i]));
+    }
+    free(v);
+}
+
 /* Unbinding a bundled channel: refused, reported, the bundle still runs. */
 static void unbind_refused(void)
 {
@@ -282,6 +318,7 @@ int main(int argc, char **argv)
     pair();
     nested();
     continued();
+    big();
     unbind_refused();
     return ompix_test_finish("bundle_engine");
 }
