@@ -15,7 +15,7 @@
 
 static const char *const chan_cvars_names[] = {
     "pml_chan_enable", "pml_chan_verbose", "pml_chan_debug_ready",
-    "pml_chan_large_min", "pml_chan_large_cma", "pml_chan_remote",
+    "pml_chan_large_min", "pml_chan_large_sync_min", "pml_chan_large_cma", "pml_chan_remote",
 };
 
 /* The refused settings did reach this process: otherwise reading the

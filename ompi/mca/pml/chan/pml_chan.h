@@ -40,6 +40,7 @@ typedef struct mca_pml_chan_component_t {
     int verbose;
     bool debug_ready;               /* detect a ready start before its receive */
     size_t large_min;               /* contiguous receives this big: the large path */
+    size_t large_sync_min;          /* the same for synchronous channels (0: large_min) */
     bool large_cma;                 /* the large path may use cma */
     int remote;                     /* MCA_PML_CHAN_REMOTE_* */
     int output;
@@ -115,6 +116,9 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests);
 void mca_pml_chan_request_settle(ompi_request_t *request);
 int mca_pml_chan_request_test(ompi_request_t *request);
 void mca_pml_chan_request_wait(ompi_request_t *request);
+
+/* pml_chan_request.c */
+int mca_pml_chan_request_direction(ompi_request_t *request);
 
 END_C_DECLS
 

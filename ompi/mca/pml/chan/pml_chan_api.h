@@ -65,7 +65,7 @@
 #include <mpi.h>
 
 #define MCA_PML_CHAN_API_NAME "pml/chan"
-#define MCA_PML_CHAN_API_VERSION 3
+#define MCA_PML_CHAN_API_VERSION 4
 
 #define MCA_PML_CHAN_BLOB_MAX 2048
 
@@ -138,6 +138,14 @@ typedef struct mca_pml_chan_api_t {
     /* poll() until it says so, with opal_progress every
      * MCA_PML_CHAN_POLLS_PER_PROGRESS looks. */
     void (*wait)(MPI_Request chan);
+    /* Version 4, for the extension's engine path of bundles whose members
+     * are all channels (ompi/mpiext/chan/c/mpiext_chan_bundle_engine.c):
+     * direction() is 1 for a send end, -1 for a receive end (a round starts
+     * its receives first); progress() is pml/chan's own progress callback
+     * (its busy ends, its worker), what a Wait on such a bundle spins on
+     * between opal_progress calls. */
+    int (*direction)(MPI_Request chan);
+    int (*progress)(void);
 } mca_pml_chan_api_t;
 
 #endif /* MCA_PML_CHAN_API_H */

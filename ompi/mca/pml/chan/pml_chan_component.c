@@ -162,6 +162,19 @@ static int mca_pml_chan_register(void)
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
         &c->large_min);
 
+    c->large_sync_min = 65536;
+    mca_pml_chan_register_var(
+        "large_sync_min",
+        "A lower pml_chan_large_min for synchronous channels (bound from MPI_Ssend_init): "
+        "they take the large path from the lower of the two (0: pml_chan_large_min; "
+        "pml_chan_large_min 0 turns the path off for every channel).  A synchronous send completes only once its receive "
+        "started, and a halo exchange starts its receives first, so the in-place write waits "
+        "for nothing the ring would not; it saves the receiver's copy out and the ring's two "
+        "slots per start (callgrind, a 64 KiB 2-D halo of 8 synchronous channels in a bundle, "
+        "2 ranks: the starts' instructions 296 000 -> 2 200 per iteration)",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_LOCAL,
+        &c->large_sync_min);
+
     c->large_cma = true;
     mca_pml_chan_register_var(
         "large_cma",
@@ -222,6 +235,8 @@ static void mca_pml_chan_publish(void)
         mca_pml_chan_api.settle = mca_pml_chan_request_settle;
         mca_pml_chan_api.poll = mca_pml_chan_request_test;
         mca_pml_chan_api.wait = mca_pml_chan_request_wait;
+        mca_pml_chan_api.direction = mca_pml_chan_request_direction;
+        mca_pml_chan_api.progress = mca_pml_chan_progress;
     }
     mca_common_ompix_registry_publish(&mca_pml_chan_api_entry);
 }

@@ -69,15 +69,30 @@ static int mca_pml_chan_large_map(mca_pml_chan_end_t *end, char *lo, size_t len)
     return OMPI_SUCCESS;
 }
 
+/* The smallest message this end takes in place (0: never): a
+ * synchronous channel's is the lower of pml_chan_large_min and
+ * pml_chan_large_sync_min (0: not lower); pml_chan_large_min 0 turns the
+ * path off for every channel. */
+static size_t mca_pml_chan_large_threshold(const mca_pml_chan_end_t *end)
+{
+    const mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    if (end->spec.sync && 0 != c->large_min && 0 != c->large_sync_min &&
+        c->large_sync_min < c->large_min) {
+        return c->large_sync_min;
+    }
+    return c->large_min;
+}
+
 /* Prepare, receiver, before its ring is mapped: whether it takes this
  * end's messages in place; the slot is then the sequence word alone. */
 void mca_pml_chan_large_offer(mca_pml_chan_end_t *end)
 {
+    size_t min = mca_pml_chan_large_threshold(end);
     char *lo;
     size_t len;
 
-    if (end->is_send || !end->contiguous || 0 == end->bytes ||
-        0 == mca_pml_chan_component.large_min || end->bytes < mca_pml_chan_component.large_min ||
+    if (end->is_send || !end->contiguous || 0 == end->bytes || 0 == min || end->bytes < min ||
         !OPAL_PROC_ON_LOCAL_NODE(end->proc->super.proc_flags)) {
         return;
     }

@@ -117,6 +117,13 @@ static int mca_pml_chan_request_cancel(ompi_request_t *request, int complete)
     return ((mca_pml_chan_end_t *) request)->bound ? MPI_ERR_REQUEST : OMPI_SUCCESS;
 }
 
+/* The table's direction(): 1 a send end, -1 a receive end (fixed at
+ * bind; a bundle orders its rounds by it). */
+int mca_pml_chan_request_direction(ompi_request_t *request)
+{
+    return ((mca_pml_chan_end_t *) request)->is_send ? 1 : -1;
+}
+
 /* A persistent request, inactive, as after MPI_Send_init. */
 void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
 {

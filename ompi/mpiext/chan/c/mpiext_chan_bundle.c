@@ -44,12 +44,18 @@ static void ompix_bundle_construct(ompix_bundle_t *b)
     b->members = NULL;
     b->error = MPI_SUCCESS;
     b->error_comm = NULL;
+    b->chans = NULL;
+    b->chan_end = NULL;
+    b->left = 0;
+    b->engine_freed = false;
 }
 
 static void ompix_bundle_destruct(ompix_bundle_t *b)
 {
     free(b->round_end);
     free(b->members);
+    free(b->chans);
+    free(b->chan_end);
     OBJ_DESTRUCT(&b->active);
     OMPI_REQUEST_FINI(&b->super);
 }
@@ -113,6 +119,7 @@ int ompix_bundle_create(int nrounds, const int round_sizes[], MPI_Request member
         return rc;
     }
     ompix_bundle_members_order(b);
+    ompix_bundle_engine_choose(b);
     *bundle = &b->super;
     return MPI_SUCCESS;
 }
@@ -147,18 +154,16 @@ static bool ompix_bundle_poll(ompix_bundle_active_t *a)
 }
 
 /* After the last round: completed (status: the first failed member's
- * error; Wait reports it through that member's communicator), or released
- * if MPI_Request_free came meanwhile. */
-static void ompix_bundle_release(ompix_bundle_t *b)
+ * error; Wait reports it through that member's communicator: see
+ * ompix_bundle_finish), or released if MPI_Request_free came meanwhile. */
+void ompix_bundle_release(ompix_bundle_t *b)
 {
     ompix_bundle_members_restore(b, b->nrounds > 0 ? b->round_end[b->nrounds - 1] : 0);
     OBJ_RELEASE(b);
 }
 
-static void ompix_bundle_done(ompix_bundle_active_t *a, bool freed)
+void ompix_bundle_finish(ompix_bundle_t *b, bool freed)
 {
-    ompix_bundle_t *b = (ompix_bundle_t *) a->req;
-
     if (freed) {
         ompix_bundle_release(b);
         return;
@@ -169,10 +174,15 @@ static void ompix_bundle_done(ompix_bundle_active_t *a, bool freed)
     ompi_request_complete(&b->super, true);
 }
 
-static int ompix_bundle_start_one(ompi_request_t *req)
+static void ompix_bundle_done(ompix_bundle_active_t *a, bool freed)
 {
-    ompix_bundle_t *b = (ompix_bundle_t *) req;
+    ompix_bundle_finish((ompix_bundle_t *) a->req, freed);
+}
 
+/* The start of either engine: MPI_ERR_REQUEST when the bundle is active;
+ * else it is active, pending, at round 0 with no error. */
+int ompix_bundle_reset(ompix_bundle_t *b)
+{
     if (OMPI_REQUEST_ACTIVE == b->super.req_state) {
         return ompix_chan_error(NULL, MPI_ERR_REQUEST, "MPI_Start", "the bundle is active");
     }
@@ -181,6 +191,18 @@ static int ompix_bundle_start_one(ompi_request_t *req)
     b->next = 0;
     b->error = MPI_SUCCESS;
     b->error_comm = NULL;
+    b->engine_freed = false;
+    return MPI_SUCCESS;
+}
+
+static int ompix_bundle_start_one(ompi_request_t *req)
+{
+    ompix_bundle_t *b = (ompix_bundle_t *) req;
+    int rc = ompix_bundle_reset(b);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
     if (b->nrounds > 0) {
         ompix_bundle_start_round(b);
     }
@@ -205,6 +227,13 @@ static int ompix_bundle_free(ompi_request_t **req)
 {
     ompix_bundle_t *b = (ompix_bundle_t *) *req;
 
+    if (NULL != b->chans) {             /* the engine path */
+        *req = MPI_REQUEST_NULL;
+        if (ompix_bundle_engine_free(b)) {
+            ompix_bundle_release(b);
+        }
+        return OMPI_SUCCESS;
+    }
     if (ompix_bundle_mark_freed(req, &b->active)) {
         ompix_bundle_release(b);
     }

@@ -61,6 +61,11 @@ typedef struct ompix_bundle_t {
     int next;                      /* its first member not yet seen complete */
     int error;                     /* MPI_ERROR of the first failed member */
     ompi_communicator_t *error_comm;
+    /* The engine path (mpiext_chan_bundle_engine.c), NULL chans otherwise. */
+    ompi_request_t **chans;        /* the channels, round by round, in start order */
+    int *chan_end;                 /* round r's are chans [chan_end[r-1], chan_end[r]) */
+    int left;                      /* channels of the running round not yet complete */
+    bool engine_freed;             /* MPI_Request_free while active */
 } ompix_bundle_t;
 OBJ_CLASS_DECLARATION(ompix_bundle_t);
 
@@ -85,6 +90,7 @@ int ompix_bundle_start_each(size_t count, ompi_request_t **reqs, int (*one)(ompi
 /* mpiext_chan_bundle_member.c */
 int ompix_bundle_members_take(ompix_bundle_t *b, int n, MPI_Request members[], const char *func);
 void ompix_bundle_members_restore(ompix_bundle_t *b, int n);
+bool ompix_bundle_member_taken(const ompi_request_t *req);
 void ompix_bundle_member_start(ompix_bundle_member_t *m);
 void ompix_bundle_members_order(ompix_bundle_t *b);
 bool ompix_bundle_member_done(ompix_bundle_t *b, ompix_bundle_member_t *m);
@@ -94,6 +100,22 @@ int ompix_bundle_create(int nrounds, const int round_sizes[], MPI_Request member
                         MPI_Request *bundle, const char *func);
 int ompix_bundle_check_args(int nrounds, const int round_sizes[], MPI_Request members[],
                             MPI_Info info, MPI_Request *bundle, const char *func);
+
+void ompix_bundle_release(ompix_bundle_t *b);
+void ompix_bundle_finish(ompix_bundle_t *b, bool freed);
+int ompix_bundle_reset(ompix_bundle_t *b);
+
+/* mpiext_chan_bundle_engine.c */
+void ompix_bundle_engine_choose(ompix_bundle_t *b);
+int ompix_bundle_engine_start(size_t count, ompi_request_t **reqs);
+void ompix_bundle_engine_wait(ompi_request_t *req);
+bool ompix_bundle_engine_free(ompix_bundle_t *b);
+
+/* A bundle on the engine path (its req_start). */
+static inline bool ompix_bundle_engine_is(const ompi_request_t *req)
+{
+    return ompix_bundle_engine_start == req->req_start;
+}
 
 /* mpiext_chan_grequest.c */
 int ompix_bundle_greq_create(MPIX_Grequest_start_function *start_fn,

@@ -38,6 +38,12 @@ static int ompix_bundle_refuse_start(size_t count, ompi_request_t **reqs)
                             "the bundle is freed");
 }
 
+/* Whether req is held by a bundle (its req_start is the refusing one). */
+bool ompix_bundle_member_taken(const ompi_request_t *req)
+{
+    return ompix_bundle_refuse_start == req->req_start;
+}
+
 /* Its req_free: MPI_Request_free reports the class through
  * MPI_COMM_WORLD's handler; the member stays in its bundle. */
 static int ompix_bundle_refuse_free(ompi_request_t **req)

@@ -233,7 +233,12 @@ int ompix_chan_request_dir(ompi_request_t *req, bool *ob1_send)
     if (OMPIX_CHAN_KIND_FALLBACK == kind) {
         return ((ompix_chan_fb_t *) req)->is_send ? 1 : -1;
     }
-    if (NULL != kind || OMPI_REQUEST_PML != req->req_type || req->req_start != mca_pml.pml_start) {
+    if (NULL != kind) {                 /* an engine channel: the engine knows */
+        const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
+
+        return NULL != engine && NULL != engine->direction ? engine->direction(req) : 0;
+    }
+    if ( OMPI_REQUEST_PML != req->req_type || req->req_start != mca_pml.pml_start) {
         return 0;
     }
     if (ompix_chan_pml_is("ob1")) {

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 
+#include "mpiext_chan_bundle.h"
 #include "mpiext_chan_internal.h"
 
 /* MPI_SUCCESS when chan is a channel with no start outstanding. */
@@ -21,6 +22,11 @@ static int ompix_chan_unbind_check(ompi_request_t *chan, const char **why)
 
     if (NULL == kind) {
         *why = "the request is not a bound channel";
+        return MPI_ERR_REQUEST;
+    }
+    if (ompix_bundle_member_taken(chan)) {
+        /* Its bundle starts it and holds its functions until freed. */
+        *why = "the channel is a member of a bundle (MPIX_Bundle_init) until the bundle is freed";
         return MPI_ERR_REQUEST;
     }
     if (OMPIX_CHAN_KIND_FALLBACK == kind) {

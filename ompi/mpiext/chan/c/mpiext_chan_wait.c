@@ -33,6 +33,7 @@
 
 #include "opal/runtime/opal_progress.h"
 
+#include "mpiext_chan_bundle.h"
 #include "mpiext_chan_internal.h"
 
 /* What our wrappers call: the request functions below our layer. */
@@ -111,9 +112,10 @@ static void ompix_chan_fb_wait(ompi_request_t *r)
 
 /* Whether every request of the array that can still complete is a
  * channel we wait on ourselves (an engine channel, or a fallback one under
- * threads; one at least): Wait_all/any/some then wait on them here.
+ * threads; for Wait_all an engine bundle too; one at least):
+ * Wait_all/any/some then wait on them here.
  * Stops at the first other request. */
-static bool ompix_chan_all_ours(size_t count, ompi_request_t **reqs)
+static bool ompix_chan_all_ours(size_t count, ompi_request_t **reqs, bool wait_all)
 {
     bool any = false;
 
@@ -121,6 +123,8 @@ static bool ompix_chan_all_ours(size_t count, ompi_request_t **reqs)
         ompi_request_t *r = reqs[i];
         if (ompix_chan_is_engine(r) || ompix_chan_is_fb_mt(r)) {
             any = true;
+        } else if (wait_all && ompix_bundle_engine_is(r)) {
+            any = true;                 /* Wait_all waits on it (Wait_any/some do not) */
         } else if (OMPI_REQUEST_INACTIVE != r->req_state) {
             return false;               /* MPI_REQUEST_NULL is inactive */
         }
@@ -290,7 +294,9 @@ static int ompix_chan_wait(ompi_request_t **rptr, ompi_status_public_t *status)
         ompix_chan_engine_wait(*rptr);
         return ompix_chan_engine_done(rptr, status);
     }
-    if (ompix_chan_is_fb_mt(*rptr)) {
+    if (ompix_bundle_engine_is(*rptr)) {
+        ompix_bundle_engine_wait(*rptr);
+    } else if (ompix_chan_is_fb_mt(*rptr)) {
         ompix_chan_fb_wait(*rptr);
     }
     rc = OMPIX_CHAN_ORIG.req_wait(rptr, status);
@@ -304,7 +310,7 @@ static int ompix_chan_wait_any(size_t count, ompi_request_t **reqs, int *index,
 {
     int rc;
 
-    if (ompix_chan_all_ours(count, reqs)) {
+    if (ompix_chan_all_ours(count, reqs, false)) {
         ompix_chan_wait_one_of(count, reqs);
     }
     rc = OMPIX_CHAN_ORIG.req_wait_any(count, reqs, index, status);
@@ -318,10 +324,12 @@ static int ompix_chan_wait_all(size_t count, ompi_request_t **reqs,
 {
     int rc;
 
-    if (ompix_chan_all_ours(count, reqs)) {
+    if (ompix_chan_all_ours(count, reqs, true)) {
         for (size_t i = 0; i < count; ++i) {
             if (ompix_chan_is_engine(reqs[i])) {
                 ompix_chan_engine->wait(reqs[i]);
+            } else if (ompix_bundle_engine_is(reqs[i])) {
+                ompix_bundle_engine_wait(reqs[i]);
             } else if (ompix_chan_is_fb_mt(reqs[i])) {
                 ompix_chan_fb_wait(reqs[i]);
             }
@@ -338,7 +346,7 @@ static int ompix_chan_wait_some(size_t count, ompi_request_t **reqs, int *outcou
 {
     int rc;
 
-    if (ompix_chan_all_ours(count, reqs)) {
+    if (ompix_chan_all_ours(count, reqs, false)) {
         ompix_chan_wait_one_of(count, reqs);
     }
     rc = OMPIX_CHAN_ORIG.req_wait_some(count, reqs, outcount, indices, statuses);
