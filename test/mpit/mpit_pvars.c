@@ -18,6 +18,7 @@
  */
 #include "ompix_test.h"
 #include "ompix_chan_pml.h"
+#include "ompix_persist_algs.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -316,14 +317,6 @@ static void test_channels(void)
 
 /* ---------------------------------------------------------------------- */
 /* coll/persist                                                            */
-
-#define NALGS 13
-static const char *const alg_names[NALGS] = {
-    "other", "barrier_shm", "barrier_dissemination", "bcast_shm", "bcast_binomial",
-    "bcast_scatter_allgather", "allreduce_shm", "allreduce_recursive_doubling",
-    "allreduce_ring", "allgather_bruck", "allgather_ring", "alltoall_bruck",
-    "alltoall_pairwise",
-};
 
 /* Starts since the handles were made: other (the gather) N, the allreduce
  * N on one of its algorithms, nothing elsewhere. */

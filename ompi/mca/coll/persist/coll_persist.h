@@ -59,6 +59,19 @@ typedef enum {
 } mca_coll_persist_shm_kind_t;
 typedef struct mca_coll_persist_shm_t mca_coll_persist_shm_t;
 
+/* A point-to-point transfer of the schedule as it was planned: what a
+ * plan on bundles binds its channel from (coll_persist_bundle.c). */
+typedef struct {
+    void *buf;
+    int count;
+    ompi_datatype_t *dtype;
+    int peer, tag;
+    bool send;
+} mca_coll_persist_p2p_t;
+
+/* The schedule as a bundle of channels (coll_persist_bundle.c). */
+typedef struct mca_coll_persist_bundle_t mca_coll_persist_bundle_t;
+
 /* The algorithm a planned collective runs, for MPI_T (coll_persist_mpit.c):
  * OTHER is the one schedule of a collective that has a single algorithm. */
 typedef enum {
@@ -95,6 +108,8 @@ typedef struct {
     ompi_op_t *op;                        /* retained */
     ompi_datatype_t *dtype;               /* retained */
     mca_coll_persist_shm_t *shm;          /* NULL: the schedule above */
+    mca_coll_persist_p2p_t *p2p;          /* what reqs[i] was made with */
+    mca_coll_persist_bundle_t *bundle;    /* non-NULL: the schedule runs as this bundle */
     uint64_t start_call;                  /* the start call that last started it */
     mca_coll_persist_alg_t algorithm;
     uint64_t starts;                      /* schedule starts (a shm plan counts its own) */
@@ -129,6 +144,7 @@ typedef struct {
     int alltoall_small;                   /* block bytes below which alltoall uses Bruck */
     int shm_max_bytes, shm_max_ranks;     /* limits of the shared-memory plans */
     int shm_bcast_depth;                  /* starts a broadcast root may run ahead */
+    int bundle;                           /* plan schedules as bundles of channels */
     opal_list_t active;                   /* started, not yet complete */
     opal_mutex_t lock;
     bool progress_registered;
@@ -146,7 +162,7 @@ uint64_t mca_coll_persist_shm_starts(const mca_coll_persist_shm_t *s);
 /* Schedule building (coll_persist_sched.c). */
 typedef struct {
     mca_coll_persist_request_t *req;
-    int cap_reqs, cap_actions, cap_rounds;
+    int cap_reqs, cap_actions, cap_rounds, cap_p2p;
 } mca_coll_persist_builder_t;
 
 int mca_coll_persist_request_new(ompi_communicator_t *comm, ompi_op_t *op,
@@ -250,8 +266,72 @@ bool mca_coll_persist_shm_start(mca_coll_persist_shm_t *s);
 bool mca_coll_persist_shm_advance(mca_coll_persist_shm_t *s);
 void mca_coll_persist_shm_release(mca_coll_persist_shm_t *s);
 
+/* How hard an init works at choosing (info key ompix_persist_effort,
+ * coll_persist_effort.c): LOW plans the cheapest (no shared segment, the
+ * fewest point-to-point requests), NORMAL as the MCA parameters say, TUNE
+ * times every candidate for a few starts on scratch buffers and keeps the
+ * one whose slowest rank was fastest. */
+typedef enum {
+    MCA_COLL_PERSIST_EFFORT_LOW,
+    MCA_COLL_PERSIST_EFFORT_NORMAL,
+    MCA_COLL_PERSIST_EFFORT_TUNE
+} mca_coll_persist_effort_t;
+
+#define MCA_COLL_PERSIST_EFFORT_KEY "ompix_persist_effort"
+#define MCA_COLL_PERSIST_MAX_CANDIDATES 4
+
+/* One call's arguments, so that a family can plan it with any of its
+ * algorithms; sblocks/rblocks: how many (count x type) blocks each buffer
+ * holds (tune allocates scratch buffers of that size; sbuf == rbuf: one). */
+typedef struct {
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount;
+    ompi_datatype_t *sdtype, *rdtype;
+    ompi_op_t *op;
+    int root;
+    int sblocks, rblocks;
+    ompi_communicator_t *comm;
+} mca_coll_persist_call_t;
+
+/* A family with a choice of algorithms: candidates() fills algs with what
+ * an effort may use, in the order NORMAL and LOW try them (a shared-memory
+ * plan can decline with OMPI_ERR_NOT_AVAILABLE, alike on every rank, and
+ * the next is tried), and returns how many; plan() builds one. */
+typedef struct {
+    int (*candidates)(const mca_coll_persist_call_t *call, mca_coll_persist_effort_t effort,
+                      mca_coll_persist_alg_t *algs);
+    int (*plan)(const mca_coll_persist_call_t *call, mca_coll_persist_alg_t alg,
+                ompi_request_t **request);
+} mca_coll_persist_family_t;
+
+mca_coll_persist_effort_t mca_coll_persist_effort(struct ompi_info_t *info);
+/* The same answer on every rank of comm: true only if ok on all of them
+ * (an allreduce), for what may fail on one rank only. */
+bool mca_coll_persist_agree(ompi_communicator_t *comm, bool ok);
+int mca_coll_persist_plan(const mca_coll_persist_call_t *call,
+                          const mca_coll_persist_family_t *family, struct ompi_info_t *info,
+                          ompi_request_t **request);
+/* coll_persist_tune.c: the candidate every rank keeps, or an error on
+ * every rank when some rank could not allocate its scratch buffers. */
+int mca_coll_persist_tune(const mca_coll_persist_call_t *call,
+                          const mca_coll_persist_family_t *family,
+                          const mca_coll_persist_alg_t *algs, int n, mca_coll_persist_alg_t *best);
+
 /* Engine (coll_persist_request.c). */
 int mca_coll_persist_progress(void);
+void mca_coll_persist_request_run_actions(mca_coll_persist_request_t *req, int begin, int end);
+
+/* Schedules as bundles of channels (coll_persist_bundle.c): try turns a
+ * planned request into a bundle when every rank can; collective over
+ * comm when coll_persist_bundle is on, so every rank calls it after
+ * planning, with NULL where planning failed.  The request stays a
+ * schedule otherwise. */
+void mca_coll_persist_bundle_try(ompi_communicator_t *comm, ompi_request_t *request,
+                                 mca_coll_persist_effort_t effort);
+bool mca_coll_persist_bundle_start(mca_coll_persist_request_t *req);
+bool mca_coll_persist_bundle_advance(mca_coll_persist_request_t *req);
+void mca_coll_persist_bundle_release(mca_coll_persist_request_t *req);
 
 /* Collectives. */
 /* What the *_init bindings check unless mpi_param_check is off, so that

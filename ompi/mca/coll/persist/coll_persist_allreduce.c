@@ -66,81 +66,28 @@ static int mca_coll_persist_allreduce_ring(mca_coll_persist_builder_t *b, void *
     return rc;
 }
 
-int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
-                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
-                                    ompi_request_t **request,
-                                    mca_coll_base_module_t *module)
+/* Recursive doubling, with the fold and unfold of the ranks above the
+ * largest power of two. */
+static int mca_coll_persist_allreduce_rd(mca_coll_persist_builder_t *b, void *rbuf, char *tmp,
+                                         int count, ompi_datatype_t *dtype, ompi_op_t *op,
+                                         int rank, int size)
 {
-    int algorithm = mca_coll_persist_component.allreduce_algorithm;
-    size_t bytes;
-    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
-    int pof2 = 1, rem, newrank;
-    ptrdiff_t lb, extent, true_lb, true_extent;
-    mca_coll_persist_builder_t b;
-    char *tmp;
-    int rc;
-    rc = mca_coll_persist_check_args(comm, count, dtype, op, MCA_COLL_PERSIST_NO_ROOT);
-    if (OMPI_SUCCESS != rc) {
-        return rc;
-    }
+    int pof2 = 1, rem, newrank, rc = OMPI_SUCCESS;
 
-    (void) info;
-    (void) module;
-    if (MCA_COLL_PERSIST_AUTO == algorithm) {
-        rc = mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_ALLREDUCE, sbuf, rbuf, count,
-                                      dtype, op, 0, request);
-        if (OMPI_ERR_NOT_AVAILABLE != rc) {
-            return rc;
-        }
-    }
     while (pof2 * 2 <= size) {
         pof2 *= 2;
     }
     rem = size - pof2;
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
-    size_t tmp_bytes = (size_t) true_extent + (size_t) (count > 0 ? count - 1 : 0) * extent;
-    rc = mca_coll_persist_request_new(comm, op, dtype, size > 1 ? tmp_bytes : 0, &b);
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_persist_abandon(&b);
-        return rc;
-    }
-    tmp = (char *) b.req->tmp - true_lb;
-
-    if (MPI_IN_PLACE != sbuf) {
-        rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, sbuf, rbuf, count, dtype, NULL);
-    }
-    ompi_datatype_type_size(dtype, &bytes);
-    bytes *= (size_t) count;
-    if (MCA_COLL_PERSIST_AUTO == algorithm) {
-        algorithm = bytes >= (size_t) mca_coll_persist_component.allreduce_large
-                    ? MCA_COLL_PERSIST_ALLREDUCE_RING : MCA_COLL_PERSIST_ALLREDUCE_RECURSIVE_DOUBLING;
-    }
-    if (MCA_COLL_PERSIST_ALLREDUCE_RING == algorithm && ompi_op_is_commute(op) && size > 1
-        && count >= size) {
-        b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLREDUCE_RING;
-        if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_allreduce_ring(&b, rbuf, tmp, count, dtype, op, rank, size);
-        }
-        if (OMPI_SUCCESS != rc) {
-            mca_coll_persist_abandon(&b);
-            return rc;
-        }
-        return mca_coll_persist_finish(&b, request);
-    }
-
-    b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLREDUCE_RECURSIVE_DOUBLING;
     /* Fold: even ranks below 2*rem hand their data to the odd rank above. */
     newrank = rank < 2 * rem ? (rank % 2 ? rank / 2 : -1) : rank - rem;
-    if (OMPI_SUCCESS == rc && rank < 2 * rem) {
-        rc = mca_coll_persist_round(&b);
+    if (rank < 2 * rem) {
+        rc = mca_coll_persist_round(b);
         if (OMPI_SUCCESS == rc && 0 == rank % 2) {
-            rc = mca_coll_persist_send(&b, rbuf, count, dtype, rank + 1);
+            rc = mca_coll_persist_send(b, rbuf, count, dtype, rank + 1);
         } else if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_recv(&b, tmp, count, dtype, rank - 1);
+            rc = mca_coll_persist_recv(b, tmp, count, dtype, rank - 1);
             if (OMPI_SUCCESS == rc) {
-                rc = mca_coll_persist_allreduce_combine(&b, true, rbuf, tmp, count, dtype, op);
+                rc = mca_coll_persist_allreduce_combine(b, true, rbuf, tmp, count, dtype, op);
             }
         }
     }
@@ -148,25 +95,131 @@ int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
     for (int mask = 1; OMPI_SUCCESS == rc && -1 != newrank && mask < pof2; mask <<= 1) {
         int newpeer = newrank ^ mask;
         int peer = newpeer < rem ? 2 * newpeer + 1 : newpeer + rem;
-        rc = mca_coll_persist_round(&b);
+        rc = mca_coll_persist_round(b);
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_recv(&b, tmp, count, dtype, peer);
+            rc = mca_coll_persist_recv(b, tmp, count, dtype, peer);
         }
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_send(&b, rbuf, count, dtype, peer);
+            rc = mca_coll_persist_send(b, rbuf, count, dtype, peer);
         }
         if (OMPI_SUCCESS == rc) {
-            rc = mca_coll_persist_allreduce_combine(&b, peer < rank, rbuf, tmp, count, dtype, op);
+            rc = mca_coll_persist_allreduce_combine(b, peer < rank, rbuf, tmp, count, dtype, op);
         }
     }
 
     /* Unfold: the odd ranks return the result to their even partners. */
     if (OMPI_SUCCESS == rc && rank < 2 * rem) {
-        rc = mca_coll_persist_round(&b);
+        rc = mca_coll_persist_round(b);
         if (OMPI_SUCCESS == rc) {
-            rc = rank % 2 ? mca_coll_persist_send(&b, rbuf, count, dtype, rank - 1)
-                          : mca_coll_persist_recv(&b, rbuf, count, dtype, rank + 1);
+            rc = rank % 2 ? mca_coll_persist_send(b, rbuf, count, dtype, rank - 1)
+                          : mca_coll_persist_recv(b, rbuf, count, dtype, rank + 1);
         }
     }
+    return rc;
+}
+
+/* The ring serves commutative operations with at least a chunk per rank. */
+static bool mca_coll_persist_allreduce_ring_ok(const mca_coll_persist_call_t *call)
+{
+    int size = ompi_comm_size(call->comm);
+    return ompi_op_is_commute(call->op) && size > 1 && call->rcount >= size;
+}
+
+static int mca_coll_persist_allreduce_plan(const mca_coll_persist_call_t *call,
+                                           mca_coll_persist_alg_t alg, ompi_request_t **request)
+{
+    ompi_communicator_t *comm = call->comm;
+    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm), count = call->rcount;
+    ompi_datatype_t *dtype = call->rdtype;
+    ompi_op_t *op = call->op;
+    void *rbuf = call->rbuf;
+    ptrdiff_t true_lb;
+    mca_coll_persist_builder_t b;
+    int rc;
+
+    if (MCA_COLL_PERSIST_ALG_ALLREDUCE_SHM == alg) {
+        return mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_ALLREDUCE, call->sbuf, rbuf,
+                                        count, dtype, op, 0, request);
+    }
+    size_t tmp_bytes = mca_coll_persist_span(count > 0 ? count : 1, dtype, &true_lb);
+    rc = mca_coll_persist_request_new(comm, op, dtype, size > 1 ? tmp_bytes : 0, &b);
+    if (OMPI_SUCCESS == rc && MPI_IN_PLACE != call->sbuf) {
+        rc = mca_coll_persist_action(&b, MCA_COLL_PERSIST_COPY, call->sbuf, rbuf, count, dtype,
+                                     NULL);
+    }
+    if (OMPI_SUCCESS != rc) {
+        return mca_coll_persist_end(&b, rc, request);
+    }
+    if (MCA_COLL_PERSIST_ALG_ALLREDUCE_RING == alg && mca_coll_persist_allreduce_ring_ok(call)) {
+        b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLREDUCE_RING;
+        rc = mca_coll_persist_allreduce_ring(&b, rbuf, (char *) b.req->tmp - true_lb, count,
+                                             dtype, op, rank, size);
+    } else {
+        b.req->algorithm = MCA_COLL_PERSIST_ALG_ALLREDUCE_RECURSIVE_DOUBLING;
+        rc = mca_coll_persist_allreduce_rd(&b, rbuf, (char *) b.req->tmp - true_lb, count, dtype,
+                                           op, rank, size);
+    }
     return mca_coll_persist_end(&b, rc, request);
+}
+
+/* A forced algorithm alone; low: recursive doubling (log p rounds, no
+ * shared segment); tune: the shared-memory plan, recursive doubling and
+ * the ring where it serves; normal: the shared-memory plan, then by size. */
+static int mca_coll_persist_allreduce_candidates(const mca_coll_persist_call_t *call,
+                                                 mca_coll_persist_effort_t effort,
+                                                 mca_coll_persist_alg_t *algs)
+{
+    int n = 0;
+    size_t bytes;
+
+    switch (mca_coll_persist_component.allreduce_algorithm) {
+    case MCA_COLL_PERSIST_ALLREDUCE_RECURSIVE_DOUBLING:
+        algs[0] = MCA_COLL_PERSIST_ALG_ALLREDUCE_RECURSIVE_DOUBLING;
+        return 1;
+    case MCA_COLL_PERSIST_ALLREDUCE_RING:
+        algs[0] = MCA_COLL_PERSIST_ALG_ALLREDUCE_RING;
+        return 1;
+    }
+    if (MCA_COLL_PERSIST_EFFORT_LOW == effort) {
+        algs[0] = MCA_COLL_PERSIST_ALG_ALLREDUCE_RECURSIVE_DOUBLING;
+        return 1;
+    }
+    algs[n++] = MCA_COLL_PERSIST_ALG_ALLREDUCE_SHM;
+    if (MCA_COLL_PERSIST_EFFORT_TUNE == effort) {
+        algs[n++] = MCA_COLL_PERSIST_ALG_ALLREDUCE_RECURSIVE_DOUBLING;
+        if (mca_coll_persist_allreduce_ring_ok(call)) {
+            algs[n++] = MCA_COLL_PERSIST_ALG_ALLREDUCE_RING;
+        }
+        return n;
+    }
+    ompi_datatype_type_size(call->rdtype, &bytes);
+    bytes *= (size_t) call->rcount;
+    algs[n++] = bytes >= (size_t) mca_coll_persist_component.allreduce_large
+                ? MCA_COLL_PERSIST_ALG_ALLREDUCE_RING
+                : MCA_COLL_PERSIST_ALG_ALLREDUCE_RECURSIVE_DOUBLING;
+    return n;
+}
+
+static const mca_coll_persist_family_t mca_coll_persist_allreduce_family = {
+    .candidates = mca_coll_persist_allreduce_candidates,
+    .plan = mca_coll_persist_allreduce_plan,
+};
+
+int mca_coll_persist_allreduce_init(const void *sbuf, void *rbuf, int count,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                    struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                    ompi_request_t **request,
+                                    mca_coll_base_module_t *module)
+{
+    mca_coll_persist_call_t call = {.sbuf = sbuf, .rbuf = rbuf, .scount = count,
+                                    .rcount = count, .sdtype = dtype, .rdtype = dtype, .op = op,
+                                    .root = MCA_COLL_PERSIST_NO_ROOT, .sblocks = 1,
+                                    .rblocks = 1, .comm = comm};
+    int rc = mca_coll_persist_check_args(comm, count, dtype, op, MCA_COLL_PERSIST_NO_ROOT);
+
+    (void) module;
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    return mca_coll_persist_plan(&call, &mca_coll_persist_allreduce_family, info, request);
 }

@@ -9,20 +9,17 @@
 
 #include "coll_persist.h"
 
-int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
-                                  ompi_request_t **request,
-                                  mca_coll_base_module_t *module)
+static int mca_coll_persist_barrier_plan(const mca_coll_persist_call_t *call,
+                                         mca_coll_persist_alg_t alg, ompi_request_t **request)
 {
+    ompi_communicator_t *comm = call->comm;
     int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
     mca_coll_persist_builder_t b;
     int rc;
 
-    (void) info;
-    (void) module;
-    rc = mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_BARRIER, NULL, NULL, 0, NULL, NULL,
-                                  0, request);
-    if (OMPI_ERR_NOT_AVAILABLE != rc) {
-        return rc;
+    if (MCA_COLL_PERSIST_ALG_BARRIER_SHM == alg) {
+        return mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_BARRIER, NULL, NULL, 0, NULL,
+                                        NULL, 0, request);
     }
     rc = mca_coll_persist_request_new(comm, NULL, NULL, 0, &b);
     if (OMPI_SUCCESS == rc) {
@@ -38,4 +35,33 @@ int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_
         }
     }
     return mca_coll_persist_end(&b, rc, request);
+}
+
+/* The shared-memory plan unless effort is low (its setup communicates). */
+static int mca_coll_persist_barrier_candidates(const mca_coll_persist_call_t *call,
+                                               mca_coll_persist_effort_t effort,
+                                               mca_coll_persist_alg_t *algs)
+{
+    int n = 0;
+    (void) call;
+    if (MCA_COLL_PERSIST_EFFORT_LOW != effort) {
+        algs[n++] = MCA_COLL_PERSIST_ALG_BARRIER_SHM;
+    }
+    algs[n++] = MCA_COLL_PERSIST_ALG_BARRIER_DISSEMINATION;
+    return n;
+}
+
+static const mca_coll_persist_family_t mca_coll_persist_barrier_family = {
+    .candidates = mca_coll_persist_barrier_candidates,
+    .plan = mca_coll_persist_barrier_plan,
+};
+
+int mca_coll_persist_barrier_init(struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                  ompi_request_t **request,
+                                  mca_coll_base_module_t *module)
+{
+    mca_coll_persist_call_t call = {.comm = comm, .root = MCA_COLL_PERSIST_NO_ROOT};
+
+    (void) module;
+    return mca_coll_persist_plan(&call, &mca_coll_persist_barrier_family, info, request);
 }

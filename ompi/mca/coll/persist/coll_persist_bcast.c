@@ -91,42 +91,84 @@ static int mca_coll_persist_bcast_scatter_allgather(mca_coll_persist_builder_t *
     return rc;
 }
 
+static int mca_coll_persist_bcast_plan(const mca_coll_persist_call_t *call,
+                                       mca_coll_persist_alg_t alg, ompi_request_t **request)
+{
+    ompi_communicator_t *comm = call->comm;
+    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
+    mca_coll_persist_builder_t b;
+    int rc;
+
+    if (MCA_COLL_PERSIST_ALG_BCAST_SHM == alg) {
+        return mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_BCAST, call->rbuf, call->rbuf,
+                                        call->rcount, call->rdtype, NULL, call->root, request);
+    }
+    rc = mca_coll_persist_request_new(comm, NULL, call->rdtype, 0, &b);
+    if (OMPI_SUCCESS == rc) {
+        b.req->algorithm = alg;
+        rc = MCA_COLL_PERSIST_ALG_BCAST_SCATTER_ALLGATHER == alg
+             ? mca_coll_persist_bcast_scatter_allgather(&b, call->rbuf, call->rcount, call->rdtype,
+                                                        call->root, rank, size)
+             : mca_coll_persist_bcast_binomial(&b, call->rbuf, call->rcount, call->rdtype,
+                                               call->root, rank, size);
+    }
+    return mca_coll_persist_end(&b, rc, request);
+}
+
+/* A forced algorithm alone; low: the binomial tree (fewest requests, no
+ * shared segment); tune: all three; normal: the shared-memory plan, then
+ * by size. */
+static int mca_coll_persist_bcast_candidates(const mca_coll_persist_call_t *call,
+                                             mca_coll_persist_effort_t effort,
+                                             mca_coll_persist_alg_t *algs)
+{
+    int size = ompi_comm_size(call->comm), n = 0;
+    size_t bytes;
+
+    switch (mca_coll_persist_component.bcast_algorithm) {
+    case MCA_COLL_PERSIST_BCAST_BINOMIAL:
+        algs[0] = MCA_COLL_PERSIST_ALG_BCAST_BINOMIAL;
+        return 1;
+    case MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER:
+        algs[0] = MCA_COLL_PERSIST_ALG_BCAST_SCATTER_ALLGATHER;
+        return 1;
+    }
+    if (MCA_COLL_PERSIST_EFFORT_LOW == effort) {
+        algs[0] = MCA_COLL_PERSIST_ALG_BCAST_BINOMIAL;
+        return 1;
+    }
+    ompi_datatype_type_size(call->rdtype, &bytes);
+    bytes *= (size_t) call->rcount;
+    algs[n++] = MCA_COLL_PERSIST_ALG_BCAST_SHM;
+    if (MCA_COLL_PERSIST_EFFORT_TUNE == effort) {
+        algs[n++] = MCA_COLL_PERSIST_ALG_BCAST_BINOMIAL;
+        algs[n++] = MCA_COLL_PERSIST_ALG_BCAST_SCATTER_ALLGATHER;
+        return n;
+    }
+    algs[n++] = bytes >= (size_t) mca_coll_persist_component.bcast_large && size > 2
+                ? MCA_COLL_PERSIST_ALG_BCAST_SCATTER_ALLGATHER
+                : MCA_COLL_PERSIST_ALG_BCAST_BINOMIAL;
+    return n;
+}
+
+static const mca_coll_persist_family_t mca_coll_persist_bcast_family = {
+    .candidates = mca_coll_persist_bcast_candidates,
+    .plan = mca_coll_persist_bcast_plan,
+};
+
 int mca_coll_persist_bcast_init(void *buff, int count, struct ompi_datatype_t *datatype,
                                 int root, struct ompi_communicator_t *comm,
                                 struct ompi_info_t *info, ompi_request_t **request,
                                 mca_coll_base_module_t *module)
 {
-    int rank = ompi_comm_rank(comm), size = ompi_comm_size(comm);
-    int algorithm = mca_coll_persist_component.bcast_algorithm;
-    mca_coll_persist_builder_t b;
-    size_t bytes;
-    int rc;
-    rc = mca_coll_persist_check_args(comm, count, datatype, NULL, root);
+    mca_coll_persist_call_t call = {.sbuf = buff, .rbuf = buff, .rcount = count,
+                                    .rdtype = datatype, .root = root, .rblocks = 1,
+                                    .comm = comm};
+    int rc = mca_coll_persist_check_args(comm, count, datatype, NULL, root);
+
+    (void) module;
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-
-    (void) info;
-    (void) module;
-    ompi_datatype_type_size(datatype, &bytes);
-    bytes *= (size_t) count;
-    if (MCA_COLL_PERSIST_AUTO == algorithm) {
-        rc = mca_coll_persist_shm_try(comm, MCA_COLL_PERSIST_SHM_BCAST, buff, buff, count,
-                                      datatype, NULL, root, request);
-        if (OMPI_ERR_NOT_AVAILABLE != rc) {
-            return rc;
-        }
-        algorithm = bytes >= (size_t) mca_coll_persist_component.bcast_large && size > 2
-                    ? MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER : MCA_COLL_PERSIST_BCAST_BINOMIAL;
-    }
-    rc = mca_coll_persist_request_new(comm, NULL, datatype, 0, &b);
-    if (OMPI_SUCCESS == rc) {
-        b.req->algorithm = MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER == algorithm
-                           ? MCA_COLL_PERSIST_ALG_BCAST_SCATTER_ALLGATHER
-                           : MCA_COLL_PERSIST_ALG_BCAST_BINOMIAL;
-        rc = MCA_COLL_PERSIST_BCAST_SCATTER_ALLGATHER == algorithm
-             ? mca_coll_persist_bcast_scatter_allgather(&b, buff, count, datatype, root, rank, size)
-             : mca_coll_persist_bcast_binomial(&b, buff, count, datatype, root, rank, size);
-    }
-    return mca_coll_persist_end(&b, rc, request);
+    return mca_coll_persist_plan(&call, &mca_coll_persist_bcast_family, info, request);
 }

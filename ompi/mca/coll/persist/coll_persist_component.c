@@ -56,6 +56,7 @@ mca_coll_persist_component_t mca_coll_persist_component = {
     .shm_max_bytes = 4096,
     .shm_max_ranks = 16,
     .shm_bcast_depth = 8,
+    .bundle = 0,
 };
 
 /* The algorithm parameters' values, by name; the numbers older settings
@@ -86,6 +87,12 @@ static const mca_base_var_enum_value_t mca_coll_persist_alltoall_values[] = {
     { MCA_COLL_PERSIST_AUTO, "auto" },
     { MCA_COLL_PERSIST_EXCHANGE_BRUCK, "bruck" },
     { MCA_COLL_PERSIST_EXCHANGE_LINEAR, "pairwise" },
+    { 0, NULL },
+};
+
+static const mca_base_var_enum_value_t mca_coll_persist_bundle_values[] = {
+    { 0, "off" },
+    { 1, "on" },
     { 0, NULL },
 };
 
@@ -145,6 +152,11 @@ static const struct {
     {"shm_bcast_depth", &mca_coll_persist_component.shm_bcast_depth, NULL,
      "Slots of a shared-memory broadcast: how many starts the root may complete before "
      "every other rank has copied the oldest one out (at least 1)"},
+    {"bundle", &mca_coll_persist_component.bundle, mca_coll_persist_bundle_values,
+     "Run the point-to-point plans of barrier, bcast, allreduce, allgather, alltoall and the "
+     "neighborhood collectives as bundles of bound channels (the channel extension's "
+     "MPIX_Bundle_init) when pml/chan's engine serves every channel of the plan: on (1), or "
+     "off (0, the plans' own persistent requests); init then binds the channels (collective)"},
 };
 
 /* coll_persist_ompix_version, coll_persist_ompix_provides */

@@ -121,7 +121,7 @@ static char *mca_coll_persist_layout_addr(const layout_t *l, const void *buf, in
 /* same_send: every out-neighbor gets the whole send buffer (allgather). */
 static int mca_coll_persist_neighbor_exchange(const void *sbuf, layout_t snd, bool same_send,
                                               void *rbuf, layout_t rcv, ompi_communicator_t *comm,
-                                              ompi_request_t **request)
+                                              struct ompi_info_t *info, ompi_request_t **request)
 {
     mca_coll_persist_builder_t b;
     neighbors_t nb;
@@ -169,7 +169,11 @@ static int mca_coll_persist_neighbor_exchange(const void *sbuf, layout_t snd, bo
                                                mca_coll_persist_layout_type(&snd, i), nb.out[i]);
     }
     mca_coll_persist_neighbors_free(&nb);
-    return mca_coll_persist_end(&b, rc, request);
+    rc = mca_coll_persist_end(&b, rc, request);
+    /* a halo exchange with no user code: the neighbours' channels, one bundle */
+    mca_coll_persist_bundle_try(comm, OMPI_SUCCESS == rc ? *request : NULL,
+                                mca_coll_persist_effort(info));
+    return rc;
 }
 
 int mca_coll_persist_neighbor_allgather_init(const void *sbuf, int scount,
@@ -181,9 +185,8 @@ int mca_coll_persist_neighbor_allgather_init(const void *sbuf, int scount,
 {
     layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
     layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false, false};
-    (void) info;
     (void) module;
-    return mca_coll_persist_neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, info, request);
 }
 
 int mca_coll_persist_neighbor_allgatherv_init(const void *sbuf, int scount,
@@ -196,9 +199,8 @@ int mca_coll_persist_neighbor_allgatherv_init(const void *sbuf, int scount,
 {
     layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
     layout_t rcv = {rcounts, disps, false, 0, &rdtype, false, true};
-    (void) info;
     (void) module;
-    return mca_coll_persist_neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, true, rbuf, rcv, comm, info, request);
 }
 
 int mca_coll_persist_neighbor_alltoall_init(const void *sbuf, int scount,
@@ -210,9 +212,8 @@ int mca_coll_persist_neighbor_alltoall_init(const void *sbuf, int scount,
 {
     layout_t snd = {NULL, NULL, false, scount, &sdtype, false, false};
     layout_t rcv = {NULL, NULL, false, rcount, &rdtype, false, false};
-    (void) info;
     (void) module;
-    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, info, request);
 }
 
 int mca_coll_persist_neighbor_alltoallv_init(const void *sbuf, const int *scounts,
@@ -225,9 +226,8 @@ int mca_coll_persist_neighbor_alltoallv_init(const void *sbuf, const int *scount
 {
     layout_t snd = {scounts, sdisps, false, 0, &sdtype, false, true};
     layout_t rcv = {rcounts, rdisps, false, 0, &rdtype, false, true};
-    (void) info;
     (void) module;
-    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, info, request);
 }
 
 int mca_coll_persist_neighbor_alltoallw_init(const void *sbuf, const int *scounts,
@@ -241,7 +241,6 @@ int mca_coll_persist_neighbor_alltoallw_init(const void *sbuf, const int *scount
 {
     layout_t snd = {scounts, sdisps, true, 0, sdtypes, true, true};
     layout_t rcv = {rcounts, rdisps, true, 0, rdtypes, true, true};
-    (void) info;
     (void) module;
-    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, request);
+    return mca_coll_persist_neighbor_exchange(sbuf, snd, false, rbuf, rcv, comm, info, request);
 }

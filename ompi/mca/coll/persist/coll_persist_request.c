@@ -18,8 +18,7 @@
 
 #include "coll_persist.h"
 
-static void mca_coll_persist_request_run_actions(mca_coll_persist_request_t *req, int begin,
-                                                 int end)
+void mca_coll_persist_request_run_actions(mca_coll_persist_request_t *req, int begin, int end)
 {
     for (int i = begin; i < end; ++i) {
         mca_coll_persist_action_t *a = &req->actions[i];
@@ -67,6 +66,9 @@ static bool mca_coll_persist_request_advance(mca_coll_persist_request_t *req)
     if (NULL != req->shm) {
         return mca_coll_persist_shm_advance(req->shm);
     }
+    if (NULL != req->bundle) {
+        return mca_coll_persist_bundle_advance(req);
+    }
     for (;;) {
         if (req->round >= 0) {
             if (!mca_coll_persist_request_round_done(req)) {
@@ -93,7 +95,8 @@ static bool mca_coll_persist_request_advance(mca_coll_persist_request_t *req)
 static inline bool mca_coll_persist_request_begin(mca_coll_persist_request_t *req)
 {
     req->starts++;
-    return mca_coll_persist_request_advance(req);
+    return NULL != req->bundle ? mca_coll_persist_bundle_start(req)
+                               : mca_coll_persist_request_advance(req);
 }
 
 static void mca_coll_persist_request_complete(mca_coll_persist_request_t *req)
@@ -227,6 +230,8 @@ static void mca_coll_persist_request_construct(mca_coll_persist_request_t *req)
     req->op = NULL;
     req->dtype = NULL;
     req->shm = NULL;
+    req->p2p = NULL;
+    req->bundle = NULL;
     req->start_call = 0;
     req->start_error = MPI_SUCCESS;
     req->algorithm = MCA_COLL_PERSIST_ALG_OTHER;
@@ -236,12 +241,14 @@ static void mca_coll_persist_request_construct(mca_coll_persist_request_t *req)
 
 static void mca_coll_persist_request_destruct(mca_coll_persist_request_t *req)
 {
+    mca_coll_persist_bundle_release(req);
     for (int i = 0; i < req->nreqs; ++i) {
         if (MPI_REQUEST_NULL != req->reqs[i]) {
             ompi_request_free(&req->reqs[i]);
         }
     }
     free(req->reqs);
+    free(req->p2p);
     free(req->rounds);
     free(req->actions);
     free(req->tmp);

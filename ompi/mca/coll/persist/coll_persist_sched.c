@@ -41,7 +41,7 @@ int mca_coll_persist_request_new(ompi_communicator_t *comm, ompi_op_t *op,
     mca_coll_persist_request_t *req = OBJ_NEW(mca_coll_persist_request_t);
 
     b->req = req;
-    b->cap_reqs = b->cap_actions = b->cap_rounds = 0;
+    b->cap_reqs = b->cap_actions = b->cap_rounds = b->cap_p2p = 0;
     if (NULL == req) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -92,13 +92,21 @@ int mca_coll_persist_round(mca_coll_persist_builder_t *b)
     return OMPI_SUCCESS;
 }
 
-static ompi_request_t **mca_coll_persist_next_req(mca_coll_persist_builder_t *b)
+/* The next request's slot, its arguments recorded for a plan on bundles. */
+static ompi_request_t **mca_coll_persist_next_req(mca_coll_persist_builder_t *b, const void *buf,
+                                                  int count, ompi_datatype_t *dtype, int peer,
+                                                  bool send)
 {
     mca_coll_persist_request_t *req = b->req;
     if (OMPI_SUCCESS != mca_coll_persist_grow((void **) &req->reqs, &b->cap_reqs, req->nreqs + 1,
-                                              sizeof(*req->reqs))) {
+                                              sizeof(*req->reqs))
+        || OMPI_SUCCESS != mca_coll_persist_grow((void **) &req->p2p, &b->cap_p2p,
+                                                 req->nreqs + 1, sizeof(*req->p2p))) {
         return NULL;
     }
+    req->p2p[req->nreqs] = (mca_coll_persist_p2p_t) {.buf = (void *) buf, .count = count,
+                                                     .dtype = dtype, .peer = peer,
+                                                     .tag = req->tag, .send = send};
     req->reqs[req->nreqs] = MPI_REQUEST_NULL;
     return &req->reqs[req->nreqs];
 }
@@ -106,7 +114,7 @@ static ompi_request_t **mca_coll_persist_next_req(mca_coll_persist_builder_t *b)
 int mca_coll_persist_send(mca_coll_persist_builder_t *b, const void *buf, int count,
                           ompi_datatype_t *dtype, int peer)
 {
-    ompi_request_t **slot = mca_coll_persist_next_req(b);
+    ompi_request_t **slot = mca_coll_persist_next_req(b, buf, count, dtype, peer, true);
     int rc;
 
     if (NULL == slot) {
@@ -123,7 +131,7 @@ int mca_coll_persist_send(mca_coll_persist_builder_t *b, const void *buf, int co
 int mca_coll_persist_recv(mca_coll_persist_builder_t *b, void *buf, int count,
                           ompi_datatype_t *dtype, int peer)
 {
-    ompi_request_t **slot = mca_coll_persist_next_req(b);
+    ompi_request_t **slot = mca_coll_persist_next_req(b, buf, count, dtype, peer, false);
     int rc;
 
     if (NULL == slot) {

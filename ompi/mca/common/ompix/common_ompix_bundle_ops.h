@@ -1,57 +1,56 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * The bundle contract (issue 25): what a component (coll/persist) needs of
- * the channel extension (ompi/mpiext/chan) to build its persistent plans
- * as bundles of bound channels: bind and unbind channels, and init, start
- * and free a bundle.  The extension lives in libompix (plugin build) or
- * libmpi (in-tree build), which a component can not link against; it
- * publishes this table in common/ompix's registry
- * (common_ompix_registry.h) under MCA_COMMON_OMPIX_BUNDLE_OPS_NAME when
- * its library is loaded (never withdrawn), so a component looks it up (with
- * MCA_COMMON_OMPIX_BUNDLE_OPS_VERSION) when it builds a plan; NULL means
- * the extension is not in this process (or another version): the
- * component keeps its own plans.  Only <mpi.h> types here, like
- * common_ompix_notify_ops.h, so any component can include it.
+ * The bundle contract: what an MCA component (coll/persist) may ask of the
+ * channel extension's bundle engine (ompi/mpiext/chan) without linking
+ * against the extension, which may not even be loaded (plugin build: a
+ * program that does not link libompix has no bundles).  The extension
+ * publishes this table in common/ompix's registry when its library is
+ * loaded (ompi/mpiext/chan/c/mpiext_chan_bundle_ops.c) under
+ * MCA_COMMON_OMPIX_BUNDLE_OPS_NAME; a component looks it up at each use
+ * with MCA_COMMON_OMPIX_BUNDLE_OPS_VERSION (bumped on every change) and
+ * plans without bundles when it finds nothing.  Only <mpi.h> types here.
  *
- * Every entry has the semantics of the MPIX_ function it names
- * (README.md, "Channels" and "Bundles"; the man pages), returns an MPI
- * error class, and reports an error through the error handler of the
- * communicator concerned with `func` as the function's name (the
- * component passes its own MPI function's, e.g. "MPI_Allreduce_init").
+ * Every entry returns an MPI error class.  bind and unbind report errors
+ * through the requests' communicator's error handler as the MPIX_
+ * functions they stand for do (a caller inside a collective init would
+ * report the same class through the same handler); the others do not
+ * invoke a handler.
  *
- * bind: MPIX_Bind_channels (blocking; collective over each pair: the
- *   partner process binds the matching request too, in any order).
- *   chans[i] is the channel of reqs[i] (on pml/chan's engine when both
- *   ends have it, else the extension's fallback); reqs stay the caller's
- *   (free them once bound, or keep them: they are untouched).
- * unbind: MPIX_Unbind_channels (local; no start may be outstanding and
- *   the channels must not be in a bundle).  chans become MPI_REQUEST_NULL.
- * init: MPIX_Bundle_init with MPI_INFO_NULL.  A bundle whose members are
- *   all engine channels (or requests to MPI_PROC_NULL) runs on the
- *   extension's engine path (one start per round, a counter per round,
- *   rounds advanced by pml/chan's progress); any other on the generic one.
- * start: MPI_Start of each of n bundles (req_start; so a component may
- *   equally call the bundle's req_start itself).
- * free: MPI_Request_free of a bundle: the members go back to the caller,
- *   inactive, usable on their own or in another bundle.  A bundle freed
- *   while active goes when its last round completes.
+ * bind: MPIX_Bind_channels(n, reqs, chans) with slack 1 for every
+ *   request: blocking, collective over each pair, deadlock-free whatever
+ *   order the partners list their requests in.  On failure every chans[i]
+ *   is MPI_REQUEST_NULL; reqs stay usable persistent requests either way.
+ * engine: 1 when chan is served by pml/chan's engine, 0 when by the
+ *   generic fallback (ordinary persistent requests underneath).
+ * unbind: MPIX_Unbind_channels (local; no start outstanding).
+ * bundle_init: MPIX_Bundle_init with MPI_INFO_NULL: takes the members
+ *   (starting them directly is then MPI_ERR_REQUEST); freeing the bundle
+ *   (ompi_request_free) gives them back.
+ * greq_init: MPIX_Grequest_persistent_init: start_fn at each start of
+ *   the member, poll_fn until it reports completion, free_fn (may be NULL)
+ *   at its free.
  */
 #ifndef MCA_COMMON_OMPIX_BUNDLE_OPS_H
 #define MCA_COMMON_OMPIX_BUNDLE_OPS_H
 
 #include <mpi.h>
 
-#define MCA_COMMON_OMPIX_BUNDLE_OPS_NAME "mpiext/chan"
-#define MCA_COMMON_OMPIX_BUNDLE_OPS_VERSION 1
+#define MCA_COMMON_OMPIX_BUNDLE_OPS_NAME "mpiext/chan-bundle"
+#define MCA_COMMON_OMPIX_BUNDLE_OPS_VERSION 1u
+
+typedef int mca_common_ompix_greq_start_fn_t(void *extra_state);
+typedef int mca_common_ompix_greq_poll_fn_t(void *extra_state, int *completed);
 
 typedef struct mca_common_ompix_bundle_ops_t {
-    int (*bind)(int n, MPI_Request reqs[], MPI_Request chans[], const char *func);
-    int (*unbind)(int n, MPI_Request chans[], const char *func);
-    int (*init)(int nrounds, const int round_sizes[], MPI_Request members[],
-                MPI_Request *bundle, const char *func);
-    int (*start)(int n, MPI_Request bundles[]);
-    int (*free)(MPI_Request *bundle);
+    int (*bind)(int n, MPI_Request reqs[], MPI_Request chans[]);
+    int (*engine)(MPI_Request chan);
+    int (*unbind)(int n, MPI_Request chans[]);
+    int (*bundle_init)(int nrounds, const int round_sizes[], MPI_Request members[],
+                       MPI_Request *bundle);
+    int (*greq_init)(mca_common_ompix_greq_start_fn_t *start_fn,
+                     mca_common_ompix_greq_poll_fn_t *poll_fn, MPI_Grequest_free_function *free_fn,
+                     void *extra_state, MPI_Request *request);
 } mca_common_ompix_bundle_ops_t;
 
 #endif /* MCA_COMMON_OMPIX_BUNDLE_OPS_H */

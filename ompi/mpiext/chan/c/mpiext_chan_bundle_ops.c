@@ -1,14 +1,12 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * The bundle contract (ompi/mca/common/ompix/common_ompix_bundle_ops.h):
- * what coll/persist needs to build its plans as bundles of channels,
- * published in common/ompix's registry when this library is loaded (a
- * component can not link against the extension's library, and nothing of
- * ours runs before a component builds its first plan).  It is never
- * withdrawn: this library is linked with the program and stays until the
- * process exits (at exit the registry may list entries of components
- * already unloaded, so walking it from a destructor is not safe).  Each entry is the MPIX_ function's own path.
+ * The bundle contract's table (common/ompix's common_ompix_bundle_ops.h),
+ * published in common/ompix's registry by this file's ELF constructor,
+ * when the library holding the extension is loaded (libmpi in a source
+ * tree, libompix in the plugin build): MCA components (coll/persist) plan
+ * with bundles of channels through it without linking the extension.
+ * The entries are the internal paths of the MPIX_ functions they name.
  */
 
 #include "ompi_config.h"
@@ -19,53 +17,34 @@
 #include "mpiext_chan_bundle.h"
 #include "mpiext_chan_internal.h"
 
-static int ompix_bundle_ops_bind(int n, MPI_Request reqs[], MPI_Request chans[], const char *func)
+static int ompix_bundle_ops_bind(int n, MPI_Request reqs[], MPI_Request chans[])
 {
-    return ompix_chan_bind_entry(n, reqs, chans, NULL, false, NULL, false, func);
+    return ompix_chan_bind(n, reqs, chans, NULL, NULL, false, NULL, "MPIX_Bind_channels");
 }
 
-static int ompix_bundle_ops_unbind(int n, MPI_Request chans[], const char *func)
+static int ompix_bundle_ops_engine(MPI_Request chan)
 {
-    int rc = ompix_chan_state_check(func);
-
-    return MPI_SUCCESS != rc ? rc : ompix_chan_unbind(n, chans, false, func);
+    void *kind = ompix_chan_kind(chan);
+    return OMPIX_CHAN_KIND_ENGINE == kind || OMPIX_CHAN_KIND_ENGINE_SLACK == kind;
 }
 
-static int ompix_bundle_ops_init(int nrounds, const int round_sizes[], MPI_Request members[],
-                                 MPI_Request *bundle, const char *func)
+static int ompix_bundle_ops_unbind(int n, MPI_Request chans[])
 {
-    int rc = ompix_chan_state_check(func);
-
-    if (MPI_SUCCESS == rc) {
-        rc = ompix_bundle_check_args(nrounds, round_sizes, members, MPI_INFO_NULL, bundle, func);
-    }
-    return MPI_SUCCESS != rc ? rc : ompix_bundle_create(nrounds, round_sizes, members, bundle,
-                                                        func);
+    return ompix_chan_unbind(n, chans, false, "MPIX_Unbind_channels");
 }
 
-static int ompix_bundle_ops_start(int n, MPI_Request bundles[])
+static int ompix_bundle_ops_bundle_init(int nrounds, const int round_sizes[],
+                                        MPI_Request members[], MPI_Request *bundle)
 {
-    int rc = MPI_SUCCESS;
-
-    for (int i = 0; i < n; ++i) {
-        int r = bundles[i]->req_start(1, &bundles[i]);
-
-        rc = MPI_SUCCESS != r ? r : rc;
-    }
-    return rc;
-}
-
-static int ompix_bundle_ops_free(MPI_Request *bundle)
-{
-    return ompi_request_free(bundle);
+    return ompix_bundle_create(nrounds, round_sizes, members, bundle, "MPIX_Bundle_init");
 }
 
 static const mca_common_ompix_bundle_ops_t ompix_bundle_ops = {
     .bind = ompix_bundle_ops_bind,
+    .engine = ompix_bundle_ops_engine,
     .unbind = ompix_bundle_ops_unbind,
-    .init = ompix_bundle_ops_init,
-    .start = ompix_bundle_ops_start,
-    .free = ompix_bundle_ops_free,
+    .bundle_init = ompix_bundle_ops_bundle_init,
+    .greq_init = ompix_bundle_greq_create,
 };
 
 static mca_common_ompix_registry_entry_t ompix_bundle_ops_entry = {
@@ -74,6 +53,10 @@ static mca_common_ompix_registry_entry_t ompix_bundle_ops_entry = {
     .table = &ompix_bundle_ops,
 };
 
+/* Never withdrawn: the library holding the extension is the program's
+ * (linked, not dlopened), so the table lives as long as the process; a
+ * destructor would walk the registry at exit, after components whose
+ * entries it may still list were unloaded. */
 static void __attribute__((constructor)) ompix_bundle_ops_publish(void)
 {
     mca_common_ompix_registry_publish(&ompix_bundle_ops_entry);
