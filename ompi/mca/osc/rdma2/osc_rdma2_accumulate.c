@@ -193,37 +193,66 @@ static int mca_osc_rdma2_before_unlock(mca_osc_rdma2_peer_t *peer)
     return mca_osc_rdma2_complete_before_release(peer, peer->pstate.path->ucx);
 }
 
-static int mca_osc_rdma2_run_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len,
+/* With the target's accumulate lock held: the packed elements at
+ * [ra, ra + len) fetched (into `old` itself when the caller wants them),
+ * src op old computed here and written back, complete before the
+ * release.  With a result and a 3-buffer op, old stays where it landed and
+ * the sum goes to a zeroed buffer (a reduction of an element with padding,
+ * MPI_LONG_DOUBLE: 10 of 16 bytes, writes only its value, and the whole
+ * range goes to the target): one copy of the range less than fetching
+ * into a scratch buffer. */
+static int mca_osc_rdma2_rmw_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len,
                                     const char *src, char *old)
 {
     mca_osc_rdma2_peer_t *peer = acc->peer;
-    size_t n = len / acc->esize;
-    char *tmp, stackbuf[256];
-    int ret;
+    int n = (int) (len / acc->esize), ret = OMPI_SUCCESS;
+    bool replace = mca_osc_rdma2_is_replace(acc->op), three;
+    char *tmp = NULL, *cur = old, stackbuf[256];
 
-    tmp = len <= sizeof(stackbuf) ? stackbuf : malloc(len);
-    if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
-    ret = mca_osc_rdma2_acc_lock(peer);
-    if (OMPI_SUCCESS == ret) {
-        ret = mca_osc_rdma2_xfer(peer, acc->mem, false, tmp, (int) len, MPI_BYTE, ra, (int) len,
+    if (mca_osc_rdma2_is_no_op(acc->op)) src = NULL;
+    three = NULL != old && NULL != src && !replace &&
+            NULL != acc->op->o_3buff_intrinsic.fns[ompi_op_ddt_map[acc->prim->id]];
+    if (NULL != src && !replace && !three) {      /* old op src computed in tmp */
+        tmp = len <= sizeof(stackbuf) ? stackbuf : malloc(len);
+        if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
+        cur = NULL == old ? tmp : old;
+    }
+    if (NULL != cur) {              /* nothing old is wanted by a replace or a no-op
+                                     * without result */
+        ret = mca_osc_rdma2_xfer(peer, acc->mem, false, cur, (int) len, MPI_BYTE, ra, (int) len,
                                  MPI_BYTE);
         if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
-        if (NULL != old) memcpy(old, tmp, len);
-        if (OMPI_SUCCESS == ret && !mca_osc_rdma2_is_no_op(acc->op)) {
-            if (mca_osc_rdma2_is_replace(acc->op)) {
-                memcpy(tmp, src, len);
-            } else {
-                ompi_op_reduce(acc->op, (void *) src, tmp, (int) n, acc->prim);
-            }
-            ret = mca_osc_rdma2_xfer(peer, acc->mem, true, tmp, (int) len, MPI_BYTE, ra,
-                                     (int) len, MPI_BYTE);
-            if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
+    }
+    if (OMPI_SUCCESS == ret && NULL != src) {
+        if (replace) {
+            cur = (char *) src;
+        } else if (three) {
+            cur = tmp = calloc(1, len);
+            if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
+            ompi_3buff_op_reduce(acc->op, (void *) src, old, tmp, n, acc->prim);
+        } else {
+            if (cur != tmp) memcpy(tmp, cur, len);
+            cur = tmp;
+            ompi_op_reduce(acc->op, (void *) src, cur, n, acc->prim);
         }
-        int ret2 = mca_osc_rdma2_acc_unlock(peer);
-        ret = OMPI_SUCCESS != ret ? ret : ret2;
+        ret = mca_osc_rdma2_xfer(peer, acc->mem, true, cur, (int) len, MPI_BYTE, ra, (int) len,
+                                 MPI_BYTE);
+        if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
     }
     if (tmp != stackbuf) free(tmp);
     return ret;
+}
+
+/* A misaligned run of elements: under the accumulate lock. */
+static int mca_osc_rdma2_run_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len,
+                                    const char *src, char *old)
+{
+    int ret = mca_osc_rdma2_acc_lock(acc->peer), ret2;
+
+    if (OMPI_SUCCESS != ret) return ret;
+    ret = mca_osc_rdma2_rmw_locked(acc, ra, len, src, old);
+    ret2 = mca_osc_rdma2_acc_unlock(acc->peer);
+    return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
 /* Elements of a contiguous aligned run through the path's operations. */
@@ -402,45 +431,19 @@ static int mca_osc_rdma2_fetched_rmw(const mca_osc_rdma2_acc_t *acc, uint64_t ra
     return ret;
 }
 
-/* The same for a get_accumulate on a contiguous range of packed elements:
- * the old elements are fetched straight into the result and the new ones
- * computed from them (3-buffer op), one copy of the range less (*done
- * false: not such a case, nothing done). */
+/* The lock path's copy where the target's range is contiguous and its
+ * elements packed (true: done), the lock held: mca_osc_rdma2_rmw_locked. */
 static int mca_osc_rdma2_fetched_contig(const mca_osc_rdma2_acc_t *acc, uint64_t raddr,
                                         int tcount, ompi_datatype_t *tdt, size_t n, bool *done)
 {
-    mca_osc_rdma2_peer_t *peer = acc->peer;
-    size_t len = n * acc->esize;
-    const char *src = acc->obuf;
-    char *tmp = NULL;
     ptrdiff_t lb, extent;
-    int ret;
 
     ompi_datatype_get_extent(acc->prim, &lb, &extent);
-    *done = NULL != acc->rbuf && (size_t) extent == acc->esize &&
-            ompi_datatype_is_contiguous_memory_layout(tdt, tcount) &&
-            (mca_osc_rdma2_is_no_op(acc->op) || mca_osc_rdma2_is_replace(acc->op) ||
-             NULL != acc->op->o_3buff_intrinsic.fns[ompi_op_ddt_map[acc->prim->id]]);
+    *done = (size_t) extent == acc->esize && ompi_datatype_is_contiguous_memory_layout(tdt, tcount);
     if (!*done) return OMPI_SUCCESS;
     ompi_datatype_get_true_extent(tdt, &lb, &extent);
-    raddr += (uint64_t) lb;
-    ret = mca_osc_rdma2_xfer(acc->peer, acc->mem, false, acc->rbuf, (int) len, MPI_BYTE, raddr,
-                             (int) len, MPI_BYTE);
-    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_complete_peer(peer);
-    if (OMPI_SUCCESS != ret || mca_osc_rdma2_is_no_op(acc->op)) return ret;
-    if (!mca_osc_rdma2_is_replace(acc->op)) {
-        /* zeroed: a reduction of an element with padding (MPI_LONG_DOUBLE:
-         * 10 of 16 bytes) writes only its value, and the whole range goes to
-         * the target */
-        src = tmp = calloc(1, len);
-        if (NULL == tmp) return OMPI_ERR_OUT_OF_RESOURCE;
-        ompi_3buff_op_reduce(acc->op, (void *) acc->obuf, acc->rbuf, tmp, (int) n, acc->prim);
-    }
-    ret = mca_osc_rdma2_xfer(peer, acc->mem, true, (void *) src, (int) len, MPI_BYTE, raddr,
-                             (int) len, MPI_BYTE);
-    if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
-    free(tmp);
-    return ret;
+    return mca_osc_rdma2_rmw_locked(acc, raddr + (uint64_t) lb, n * acc->esize, acc->obuf,
+                                    acc->rbuf);
 }
 
 /* Read-modify-write of the span the target layout covers: in place where
@@ -893,7 +896,7 @@ static inline bool mca_osc_rdma2_fast_pass(mca_osc_rdma2_module_t *module, int t
     if (NULL == w) return false;
     *ret = mca_osc_rdma2_pass_lock(peer, &cpu);
     if (OMPI_SUCCESS != *ret) return true;
-    pass = mca_osc_rdma2_pass_begin(peer);
+    pass = mca_osc_rdma2_pass_begin_elem(peer);     /* fast_target: element mode, not mixed */
     if (NULL != result) memcpy(result, w, len);
     if (mca_osc_rdma2_is_replace(op)) {
         memmove(w, origin, len);        /* a self target's origin may lie in the window */

@@ -10,6 +10,8 @@
 
 #include "ompi_config.h"
 
+#include <sys/types.h>
+
 #include <ucp/api/ucp.h>
 
 #include "opal/class/opal_free_list.h"
@@ -48,10 +50,15 @@ typedef struct mca_osc_rdma2_component_t {
     int output;
     bool enable_mpi_threads;
     bool ucx_ready;                 /* context and worker created */
+    pid_t pid;                      /* ours, for the creation exchange (CMA) */
     bool ucx_failed;                /* UCX could not start: decline every window */
     mca_common_ompix_ucx_t ucx;     /* our context, worker and endpoint table */
     bool thread_polls;              /* the progress thread polls our worker */
     int num_modules;                /* live windows; progress registered while > 0 */
+    /* live windows some peer may reach through UCX's emulation (all but
+     * element-mode ones): while 0, opal_progress polls our worker only on
+     * every MCA_OSC_RDMA2_QUIET_POLL-th call (mca_osc_rdma2_progress) */
+    volatile int32_t loud_modules;
     opal_list_t element_ranges;     /* local memory of element-mode windows */
     ucp_mem_h pstate_memh;
     mca_osc_rdma2_pstate_t *pstate;
@@ -82,6 +89,7 @@ OMPI_DECLSPEC extern mca_osc_rdma2_component_t mca_osc_rdma2_component;
  * state block, progress, and the progress thread's poll of our worker. */
 int mca_osc_rdma2_ucx_init(void);
 void mca_osc_rdma2_ucx_fini(void);
+#define MCA_OSC_RDMA2_QUIET_POLL 8
 int mca_osc_rdma2_progress(void);
 int mca_osc_rdma2_ucx_rkey_pack(ucp_mem_h memh, void **buf, size_t *len);
 bool mca_osc_rdma2_thread_wanted(bool emulated);

@@ -79,6 +79,8 @@ typedef struct mca_osc_rdma2_module_t {
     struct mca_osc_rdma2_peer_t **peers;   /* pointer per rank, NULL until first access */
 
     int acc_mode;
+    bool quiet;                     /* no peer needs our worker (counted in loud_modules
+                                     * otherwise, osc_rdma2_window.c) */
     /* info keys */
     bool no_locks;
     bool acc_ordering_none;

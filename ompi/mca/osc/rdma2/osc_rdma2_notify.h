@@ -42,6 +42,7 @@ typedef struct mca_osc_rdma2_notify_t {
      * their call add, with plain stores; NULL under MPI_THREAD_MULTIPLE
      * (osc_rdma2_api.h: notify_slots) */
     int64_t *local;
+    size_t local_len;               /* bytes mapped at `local` */
     int num;                        /* the same on every rank */
     void *rkey;                     /* packed key of our block */
     size_t rkey_len;

@@ -21,29 +21,22 @@ static bool mca_osc_rdma2_pass_needed(const mca_osc_rdma2_peer_t *peer)
 
 bool mca_osc_rdma2_pass_begin(mca_osc_rdma2_peer_t *peer)
 {
-    volatile uint64_t *w;
+    if (!mca_osc_rdma2_pass_needed(peer)) return false;
+    return mca_osc_rdma2_pass_begin_elem(peer);
+}
+
+/* Updates in flight are a few atomics each and wait for nothing, so no
+ * progress is needed (and none runs with the lock held: it could start
+ * other windows' lock steps); on an oversubscribed node one may have
+ * been preempted, so give the core away now and then. */
+bool mca_osc_rdma2_pass_drain(volatile uint64_t *w)
+{
     unsigned spins = 0;
 
-    if (!mca_osc_rdma2_pass_needed(peer)) return false;
-    w = mca_osc_rdma2_pass_word(peer);
-    if (0 == (mca_common_ompix_atomic_fetch_add_64(w, MCA_OSC_RDMA2_PASS) &
-              MCA_OSC_RDMA2_LOW_MASK)) {
-        return true;
-    }
-    /* Updates in flight are a few atomics each and wait for nothing, so no
-     * progress is needed (and none runs with the lock held: it could start
-     * other windows' lock steps); on an oversubscribed node one may have
-     * been preempted, so give the core away now and then. */
     while (0 != (mca_common_ompix_atomic_load_acq_64(w) & MCA_OSC_RDMA2_LOW_MASK)) {
         if (0 == (++spins & 255)) sched_yield();
     }
     return true;
-}
-
-void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer, bool began)
-{
-    if (!began) return;
-    mca_common_ompix_atomic_add_rel_64(mca_osc_rdma2_pass_word(peer), -MCA_OSC_RDMA2_PASS);
 }
 
 /* The pass holds the lock until it has taken PASS away, so holding it

@@ -75,7 +75,30 @@ static inline bool mca_osc_rdma2_pass_wanted(size_t n, size_t esize)
  * peer, keeps element updates out until mca_osc_rdma2_pass_end (true:
  * it did; end gets that answer, as the peer may be marked mixed meanwhile). */
 bool mca_osc_rdma2_pass_begin(mca_osc_rdma2_peer_t *peer);
-void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer, bool began);
+/* Waits until no element update is in flight (PASS is set). */
+bool mca_osc_rdma2_pass_drain(volatile uint64_t *w);
+
+/* mca_osc_rdma2_pass_begin toward a peer known to be in element mode and
+ * not mixed (the fast path tested both): inline, as is the end, since a
+ * small pass is a few hundred instructions in all (bench/run rdma2,
+ * acc_char_8B). */
+static inline bool mca_osc_rdma2_pass_begin_elem(mca_osc_rdma2_peer_t *peer)
+{
+    volatile uint64_t *w = mca_osc_rdma2_pass_word(peer);
+
+    if (OPAL_LIKELY(0 == (mca_common_ompix_atomic_fetch_add_64(w, MCA_OSC_RDMA2_PASS) &
+                          MCA_OSC_RDMA2_LOW_MASK))) {
+        return true;
+    }
+    return mca_osc_rdma2_pass_drain(w);
+}
+
+static inline void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer, bool began)
+{
+    if (began) {
+        mca_common_ompix_atomic_add_rel_64(mca_osc_rdma2_pass_word(peer), -MCA_OSC_RDMA2_PASS);
+    }
+}
 
 /* The target's accumulate lock around a pass of the fast path: with one
  * thread and the process state block mapped, one CPU compare-and-swap and

@@ -25,6 +25,7 @@
 #include "osc_rdma2_peer.h"
 #include "osc_rdma2_comm.h"
 #include "osc_rdma2_accumulate.h"
+#include "osc_rdma2_am.h"
 #include "osc_rdma2_passive.h"
 #include "osc_rdma2_completion.h"
 #include "osc_rdma2_active.h"
@@ -75,6 +76,10 @@ static int mca_osc_rdma2_module_count_up(void)
 
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
     ret = mca_osc_rdma2_ucx_init();
+    if (OMPI_SUCCESS == ret) {
+        /* loud until shown quiet (mca_osc_rdma2_module_quiet) */
+        ++mca_osc_rdma2_component.loud_modules;
+    }
     if (OMPI_SUCCESS == ret && 0 == mca_osc_rdma2_component.num_modules++) {
         /* While any window exists, every opal_progress (a barrier a target
          * sits in, any wait loop of ours) progresses our worker, which
@@ -85,12 +90,30 @@ static int mca_osc_rdma2_module_count_up(void)
     return ret;
 }
 
-static void mca_osc_rdma2_module_count_down(void)
+static void mca_osc_rdma2_module_count_down(bool quiet)
 {
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    if (!quiet) {
+        --mca_osc_rdma2_component.loud_modules;
+    }
     if (0 == --mca_osc_rdma2_component.num_modules) {
         opal_progress_unregister(mca_osc_rdma2_progress);
     }
+    OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
+}
+
+/* Element mode (every peer maps every block of ours) and accumulates not
+ * forced onto active messages: no peer ever needs our worker to reach us
+ * through this window (mca_osc_rdma2_progress). */
+static void mca_osc_rdma2_module_quiet(mca_osc_rdma2_module_t *module)
+{
+    if (MCA_OSC_RDMA2_ACC_ELEMENT != module->acc_mode ||
+        MCA_OSC_RDMA2_ACC_PATH_AM == mca_osc_rdma2_component.acc_path) {
+        return;
+    }
+    OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
+    module->quiet = true;
+    --mca_osc_rdma2_component.loud_modules;
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
 }
 
@@ -176,6 +199,19 @@ static int mca_osc_rdma2_map_state(mca_osc_rdma2_module_t *module)
  * a window fails on every rank at once, with MPI_ERR_NO_MEM and nothing
  * mapped (UCX would fill shared-memory segments until the node runs out),
  * and no rank waits in the exchange for one that gave up. */
+/* The node's physical pages, asked once: sysconf(_SC_PHYS_PAGES) is a
+ * sysinfo() system call, once per MPI_Win_allocate before. */
+static size_t mca_osc_rdma2_phys_pages(void)
+{
+    static size_t pages;
+
+    if (0 == pages) {
+        long n = sysconf(_SC_PHYS_PAGES);
+        pages = n > 0 ? (size_t) n : SIZE_MAX;
+    }
+    return pages;
+}
+
 static int mca_osc_rdma2_agree(mca_osc_rdma2_module_t *module, size_t size, int *need)
 {
     ompi_communicator_t *comm = module->comm;
@@ -189,7 +225,7 @@ static int mca_osc_rdma2_agree(mca_osc_rdma2_module_t *module, size_t size, int 
         }
     }
     if (MPI_WIN_FLAVOR_ALLOCATE == module->flavor &&
-        size / (size_t) opal_getpagesize() >= (size_t) sysconf(_SC_PHYS_PAGES)) {
+        size / (size_t) opal_getpagesize() >= mca_osc_rdma2_phys_pages()) {
         flags |= 2;
     }
     ret = comm->c_coll->coll_allreduce(MPI_IN_PLACE, &flags, 1, MPI_INT, MPI_BOR, comm,
@@ -265,7 +301,7 @@ static int mca_osc_rdma2_build_wire(mca_osc_rdma2_module_t *module,
     w.state_rkey_len = (uint16_t) k->state_len;
     w.pstate_rkey_len = (uint16_t) c->pstate_rkey_len;
     w.notify_rkey_len = (uint16_t) n->rkey_len;
-    w.pid = (int32_t) getpid();
+    w.pid = (int32_t) mca_osc_rdma2_component.pid;
     if (len > INT_MAX || k->address_len > UINT16_MAX || k->win_len > UINT16_MAX ||
         k->state_len > UINT16_MAX || c->pstate_rkey_len > UINT16_MAX ||
         n->rkey_len > UINT16_MAX) {
@@ -464,6 +500,7 @@ static void mca_osc_rdma2_subscribe_info(struct ompi_win_t *win)
 static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
 {
     ucp_context_h ctx = MCA_OSC_RDMA2_UCX->context;
+    bool quiet;
     int i;
 
     mca_osc_rdma2_mpit_forget(module);
@@ -492,8 +529,9 @@ static void mca_osc_rdma2_module_destroy(mca_osc_rdma2_module_t *module)
     if (NULL != module->comm) {
         ompi_comm_free(&module->comm);
     }
+    quiet = module->quiet;
     free(module);
-    mca_osc_rdma2_module_count_down();
+    mca_osc_rdma2_module_count_down(quiet);
 }
 
 int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size, int disp_unit,
@@ -514,7 +552,7 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     }
     module = calloc(1, sizeof(*module));
     if (NULL == module) {
-        mca_osc_rdma2_module_count_down();
+        mca_osc_rdma2_module_count_down(false);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     module->super = mca_osc_rdma2_module_template;
@@ -553,6 +591,7 @@ int mca_osc_rdma2_window_create(struct ompi_win_t *win, void **base, size_t size
     }
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_choose_acc_mode(module);
     if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_overlap_add_element(module);
+    if (OMPI_SUCCESS == ret) mca_osc_rdma2_module_quiet(module);
     /* Lock mode means some peer reaches us through UCX (the choice is
      * collective, so every rank of the window starts the thread). */
     if (OMPI_SUCCESS == ret &&
