@@ -32,6 +32,7 @@
 #include <sched.h>
 
 #include "opal/runtime/opal_progress.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_request.h"
 
 #include "mpiext_chan_internal.h"
 
@@ -190,6 +191,38 @@ void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
     }
 }
 
+/* 5.0 parks a channel of slack > 1 armed with room for another start
+ * (shown inactive, so that 5.0's MPI_Start/MPI_Startall let the start
+ * through: common_ompix_compat_request.h); before Open MPI's Wait/Test
+ * look at the requests, the engine's hold() shows them armed until
+ * settle() (the fallback's: ompix_chan_fb_hold until ompix_chan_fb_settle). */
+static void ompix_chan_hold_array(size_t count, ompi_request_t **reqs)
+{
+    const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
+
+    for (size_t i = 0; i < count; ++i) {
+        ompi_request_t *r = reqs[i];
+
+        if (NULL == r || MPI_REQUEST_NULL == r || !r->req_persistent) {
+            continue;
+        }
+        if (ompix_chan_fb_start == r->req_start) {
+            ompix_chan_fb_hold((ompix_chan_fb_t *) r);
+        } else if (NULL != engine && NULL != engine->start && engine->start == r->req_start) {
+            engine->hold(r);
+        }
+    }
+}
+
+/* Where requests park, and while a channel of slack > 1 exists: nothing
+ * on 4.1, one load otherwise. */
+static inline void ompix_chan_hold(size_t count, ompi_request_t **reqs)
+{
+    if (MCA_COMMON_OMPIX_REQUEST_PARKS && OPAL_UNLIKELY(0 != ompix_chan_global.num_watched)) {
+        ompix_chan_hold_array(count, reqs);
+    }
+}
+
 /* settle_array's first test inline: every Wait/Test pays it, and while no
  * channel of slack > 1 exists (the usual case) it is all there is. */
 static inline void ompix_chan_settle(size_t count, ompi_request_t **reqs)
@@ -236,6 +269,7 @@ static int ompix_chan_test(ompi_request_t **rptr, int *completed, ompi_status_pu
 {
     int rc;
 
+    ompix_chan_hold(1, rptr);
     if (ompix_chan_is_engine(*rptr) && ompix_chan_engine->poll(*rptr)) {
         *completed = true;
         return ompix_chan_engine_done(rptr, status);
@@ -251,6 +285,7 @@ static int ompix_chan_test_any(size_t count, ompi_request_t **reqs, int *index, 
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_any(count, reqs, index, completed, status);
 
@@ -263,6 +298,7 @@ static int ompix_chan_test_all(size_t count, ompi_request_t **reqs, int *complet
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_all(count, reqs, completed, statuses);
 
@@ -275,6 +311,7 @@ static int ompix_chan_test_some(size_t count, ompi_request_t **reqs, int *outcou
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_some(count, reqs, outcount, indices, statuses);
 
@@ -286,6 +323,7 @@ static int ompix_chan_wait(ompi_request_t **rptr, ompi_status_public_t *status)
 {
     int rc;
 
+    ompix_chan_hold(1, rptr);
     if (ompix_chan_is_engine(*rptr)) {
         ompix_chan_engine_wait(*rptr);
         return ompix_chan_engine_done(rptr, status);
@@ -304,6 +342,7 @@ static int ompix_chan_wait_any(size_t count, ompi_request_t **reqs, int *index,
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     if (ompix_chan_all_ours(count, reqs)) {
         ompix_chan_wait_one_of(count, reqs);
     }
@@ -318,6 +357,7 @@ static int ompix_chan_wait_all(size_t count, ompi_request_t **reqs,
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     if (ompix_chan_all_ours(count, reqs)) {
         for (size_t i = 0; i < count; ++i) {
             if (ompix_chan_is_engine(reqs[i])) {
@@ -338,6 +378,7 @@ static int ompix_chan_wait_some(size_t count, ompi_request_t **reqs, int *outcou
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     if (ompix_chan_all_ours(count, reqs)) {
         ompix_chan_wait_one_of(count, reqs);
     }
