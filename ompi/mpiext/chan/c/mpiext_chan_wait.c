@@ -165,9 +165,29 @@ static void ompix_chan_wait_one_of(size_t count, ompi_request_t **reqs)
     }
 }
 
-/* Only requests still in the caller's array: Wait/Test replace the handle
- * of a request they freed with MPI_REQUEST_NULL.  A channel being
- * unbound by MPIX_Iunbind_channel is no longer persistent. */
+/* Which channel a request of the caller's array is, if any, for the
+ * settling and the holding.  Only requests still in the array: Wait/Test
+ * replace the handle of a request they freed with MPI_REQUEST_NULL.  A
+ * channel being unbound by MPIX_Iunbind_channel is no longer persistent. */
+typedef enum { OMPIX_CHAN_NOT_OURS, OMPIX_CHAN_IS_FB, OMPIX_CHAN_IS_ENGINE } ompix_chan_which_t;
+
+static inline ompix_chan_which_t ompix_chan_which(const ompi_request_t *r,
+                                                  const mca_pml_chan_api_t *engine)
+{
+    if (NULL == r || MPI_REQUEST_NULL == r || !r->req_persistent) {
+        return OMPIX_CHAN_NOT_OURS;
+    }
+    if (ompix_chan_fb_start == r->req_start) {
+        return OMPIX_CHAN_IS_FB;
+    }
+    /* (engine off: its start is NULL, as is the req_start of Open MPI's
+     * requests to MPI_PROC_NULL) */
+    if (NULL != engine && NULL != engine->start && engine->start == r->req_start) {
+        return OMPIX_CHAN_IS_ENGINE;
+    }
+    return OMPIX_CHAN_NOT_OURS;
+}
+
 void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
 {
     const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
@@ -176,17 +196,15 @@ void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
         return;
     }
     for (size_t i = 0; i < count; ++i) {
-        ompi_request_t *r = reqs[i];
-
-        if (NULL == r || MPI_REQUEST_NULL == r || !r->req_persistent) {
-            continue;
-        }
-        if (ompix_chan_fb_start == r->req_start) {
-            ompix_chan_fb_settle((ompix_chan_fb_t *) r);
-        } else if (NULL != engine && NULL != engine->start && engine->start == r->req_start) {
-            /* (engine off: its start is NULL, as is the req_start of Open
-             * MPI's requests to MPI_PROC_NULL) */
-            engine->settle(r);
+        switch (ompix_chan_which(reqs[i], engine)) {
+        case OMPIX_CHAN_IS_FB:
+            ompix_chan_fb_settle((ompix_chan_fb_t *) reqs[i]);
+            break;
+        case OMPIX_CHAN_IS_ENGINE:
+            engine->settle(reqs[i]);
+            break;
+        default:
+            break;
         }
     }
 }
@@ -201,15 +219,15 @@ static void ompix_chan_hold_array(size_t count, ompi_request_t **reqs)
     const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
 
     for (size_t i = 0; i < count; ++i) {
-        ompi_request_t *r = reqs[i];
-
-        if (NULL == r || MPI_REQUEST_NULL == r || !r->req_persistent) {
-            continue;
-        }
-        if (ompix_chan_fb_start == r->req_start) {
-            ompix_chan_fb_hold((ompix_chan_fb_t *) r);
-        } else if (NULL != engine && NULL != engine->start && engine->start == r->req_start) {
-            engine->hold(r);
+        switch (ompix_chan_which(reqs[i], engine)) {
+        case OMPIX_CHAN_IS_FB:
+            ompix_chan_fb_hold((ompix_chan_fb_t *) reqs[i]);
+            break;
+        case OMPIX_CHAN_IS_ENGINE:
+            engine->hold(reqs[i]);
+            break;
+        default:
+            break;
         }
     }
 }
