@@ -132,8 +132,11 @@ static inline void mca_common_ompix_request_release(ompi_request_t *r,
                                                     bool room)
 {
 #if OMPIX_OMPI_SERIES >= 50
-    *show = MCA_COMMON_OMPIX_REQUEST_PLAIN;
-    mca_common_ompix_request_reshow(r, show, room);
+    /* Not held (a settling outside Wait/Test: an unbind's): as it is. */
+    if (MCA_COMMON_OMPIX_REQUEST_HELD == *show) {
+        *show = MCA_COMMON_OMPIX_REQUEST_PLAIN;
+        mca_common_ompix_request_reshow(r, show, room);
+    }
 #else
     (void) r;
     (void) show;
