@@ -14,13 +14,15 @@
  * ACTIVE, and 5.0's check refuses the (K+1)-th start, once, as
  * MPI_ERR_REQUEST.  The request's own code reads its state through
  * mca_common_ompix_request_state, arms it through _arm, and Wait/Test
- * wrappers hold it (shown as armed: Open MPI's Wait/Test and
- * MPI_Request_get_status-like looks see ACTIVE) before Open MPI's
- * functions look at it and release it after (parked again if armed with
- * room).  Progress on another thread arms a held request ACTIVE, never
- * parks it, so a Wait in progress does not see it go inactive; and it
- * parks an unheld one with room as the user's last call left it, so a
- * concurrent MPI_Start is never refused for want of room.
+ * wrappers hold it (shown armed, so Open MPI's Wait/Test see it ACTIVE)
+ * before Open MPI's functions look at it and release it after (parked
+ * again if armed with room).  MPI_Request_get_status, which no layer
+ * wraps, sees a parked request inactive (README's version matrix).
+ * Progress on another thread arms a held request ACTIVE, never parks it,
+ * so a Wait in progress does not see it go inactive; and it parks an
+ * unheld one with room as the user's last call left it, so a concurrent
+ * MPI_Start is never refused for want of room.  A request another layer
+ * holds (_own) is never parked: the layer's rules decide.
  */
 #ifndef MCA_COMMON_OMPIX_COMPAT_REQUEST_H
 #define MCA_COMMON_OMPIX_COMPAT_REQUEST_H
