@@ -38,10 +38,7 @@ or point to it with --with-ompi=DIR.])])
         [4.1.*], [OMPIX_OMPI_SERIES=41
                   OMPIX_OMPI_UNPORTED=""],
         [5.0.*], [OMPIX_OMPI_SERIES=50
-                  dnl 5.0's MPI_Start refuses to start an active request
-                  dnl (4.1 checks only that it is persistent): a channel
-                  dnl with slack, started again before it completes, fails.
-                  OMPIX_OMPI_UNPORTED="pml/chan mpiext/chan"],
+                  OMPIX_OMPI_UNPORTED=""],
         [AC_MSG_ERROR([Open MPI 4.1 or 5.0 required: found ${OMPIX_OMPI_VERSION:-an unknown version} ($OMPI_INFO).
 ompix builds against Open MPI's internal component interfaces, which change between
 release series; use an Open MPI 4.1.x or 5.0.x installation (--with-ompi=DIR).])])

@@ -36,6 +36,31 @@ static inline void mca_common_ompix_request_wait_marked(ompi_request_t *req)
     opal_atomic_rmb();
 }
 
+/* A layer that lets its request have one start outstanding at a time (a
+ * persistent continuation: ompi/mpiext/continue) and starts it through the
+ * request's own req_start, restored for the call, names the request here
+ * for the call (this thread's), so that the request's code knows a layer
+ * holds it, although its req_start is its own then: a channel of slack > 1
+ * does not park it (common_ompix_compat_request.h).  At other times the
+ * layer's req_start is in place, which says so. */
+OMPI_DECLSPEC extern __thread ompi_request_t *mca_common_ompix_request_layer_start;
+
+static inline void mca_common_ompix_request_layer_enter(ompi_request_t *req)
+{
+    mca_common_ompix_request_layer_start = req;
+}
+
+static inline void mca_common_ompix_request_layer_leave(void)
+{
+    mca_common_ompix_request_layer_start = NULL;
+}
+
+/* Whether a layer is starting req on this thread now. */
+static inline bool mca_common_ompix_request_layered(const ompi_request_t *req)
+{
+    return req == mca_common_ompix_request_layer_start;
+}
+
 END_C_DECLS
 
 #endif /* MCA_COMMON_OMPIX_REQUEST_H */

@@ -114,6 +114,7 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests);
 
 /* pml_chan_request_wait.c */
 void mca_pml_chan_request_settle(ompi_request_t *request);
+void mca_pml_chan_request_hold(ompi_request_t *request);
 int mca_pml_chan_request_test(ompi_request_t *request);
 void mca_pml_chan_request_wait(ompi_request_t *request);
 

@@ -130,6 +130,11 @@ typedef struct mca_pml_chan_api_t {
     /* After Wait/Test reported a completion: presents the next outstanding
      * start, if any (see above). */
     void (*settle)(MPI_Request chan);
+    /* Before Open MPI's Wait/Test look at the request, while a channel of
+     * slack > 1 exists, on a series whose requests park
+     * (MCA_COMMON_OMPIX_REQUEST_PARKS, common_ompix_compat_request.h):
+     * shows it armed until settle(). */
+    void (*hold)(MPI_Request chan);
     /* Wait/Test fast path for a request whose req_start is start: one look
      * at the end, no opal_progress; completes the request when its message
      * is done.  Non-zero when Open MPI's Wait/Test would now return at once

@@ -233,6 +233,7 @@ static void mca_pml_chan_publish(void)
         mca_pml_chan_api.unbind = mca_pml_chan_unbind;
         mca_pml_chan_api.start = mca_pml_chan_request_start;
         mca_pml_chan_api.settle = mca_pml_chan_request_settle;
+        mca_pml_chan_api.hold = mca_pml_chan_request_hold;
         mca_pml_chan_api.poll = mca_pml_chan_request_test;
         mca_pml_chan_api.wait = mca_pml_chan_request_wait;
         mca_pml_chan_api.direction = mca_pml_chan_request_direction;

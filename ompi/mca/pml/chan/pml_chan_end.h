@@ -36,6 +36,7 @@
 
 #include "opal/datatype/opal_convertor.h"
 #include "ompi/mca/common/ompix/common_ompix_atomic.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_request.h"
 #include "ompi/request/request.h"
 
 #include "pml_chan.h"
@@ -134,6 +135,8 @@ typedef struct mca_pml_chan_end_t {
     uint64_t ndone;                 /* finished here (data moved), in order */
     uint64_t nconsumed;             /* completions Wait/Test reported */
     bool pending_report;            /* ompi_request_complete()d, not yet consumed */
+    mca_common_ompix_request_show_t show;  /* how req_state shows (5.0: parked while
+                                     * armed with room; common_ompix_compat_request.h) */
 
     /* The large path (pml_chan_path_large.c): chosen by the receiver at prepare */
     bool large;

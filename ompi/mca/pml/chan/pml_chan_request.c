@@ -34,14 +34,14 @@ bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
 {
     ompi_request_t *r = &end->super;
 
-    if (end->pending_report && OMPI_REQUEST_INACTIVE == r->req_state) {
+    if (end->pending_report && OMPI_REQUEST_INACTIVE == mca_pml_chan_request_state(end)) {
         ++end->nconsumed;
         end->pending_report = false;
     }
     if (end->pending_report || end->nconsumed == end->nstart) {
         return false;
     }
-    r->req_state = OMPI_REQUEST_ACTIVE;
+    mca_common_ompix_request_arm(r, &end->show, mca_pml_chan_request_room(end));
     if (end->ndone > end->nconsumed) {
         /* The status was set once, at setup. */
         end->pending_report = true;
@@ -145,5 +145,6 @@ void mca_pml_chan_request_setup(mca_pml_chan_end_t *end)
     r->req_status._cancelled = 0;
     r->req_status.MPI_ERROR = MPI_SUCCESS;
     r->req_state = OMPI_REQUEST_INACTIVE;
+    end->show = MCA_COMMON_OMPIX_REQUEST_PLAIN;
     r->req_complete = REQUEST_COMPLETED;
 }

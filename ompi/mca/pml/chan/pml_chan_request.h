@@ -26,6 +26,22 @@ mca_pml_chan_request_make_busy(mca_pml_chan_end_t *end);
 __opal_attribute_visibility__("hidden") int
 mca_pml_chan_request_fast_complete(ompi_request_t *r);
 
+/* Whether another start is legal now (an armed request shows it on 5.0:
+ * common_ompix_compat_request.h).  Not while another layer holds the
+ * request (a persistent continuation, a bundle: _request_own): its rules
+ * decide. */
+static inline bool mca_pml_chan_request_room(const mca_pml_chan_end_t *end)
+{
+    return end->nstart - end->nconsumed < end->slack &&
+           mca_common_ompix_request_own(&end->super, mca_pml_chan_request_start);
+}
+
+/* The request's own state (parked is armed). */
+static inline ompi_request_state_t mca_pml_chan_request_state(const mca_pml_chan_end_t *end)
+{
+    return mca_common_ompix_request_state(&end->super, end->show);
+}
+
 /* Whether progress must look at the end: data still to move, or a reported
  * completion whose consumption arms the next one. */
 static inline bool mca_pml_chan_request_needs_poll(const mca_pml_chan_end_t *end)
@@ -47,7 +63,7 @@ static inline bool mca_pml_chan_request_fast_done(mca_pml_chan_end_t *end, uint6
     end->nconsumed = n;
     end->nstart = end->nwritten = end->ndone = n + 1;
     end->pending_report = true;
-    r->req_state = OMPI_REQUEST_ACTIVE;
+    mca_common_ompix_request_arm(r, &end->show, mca_pml_chan_request_room(end));
     return OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete);
 }
 

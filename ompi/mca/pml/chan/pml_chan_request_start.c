@@ -13,6 +13,7 @@
 #include "opal/util/show_help.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/errhandler/errhandler.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
 
 #include "pml_chan_path.h"
 #include "pml_chan_request.h"
@@ -55,6 +56,8 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
             complete = mca_pml_chan_request_report(end) || complete;
         }
     }
+    /* 5.0: an armed request shown ACTIVE once the slack is used up. */
+    mca_common_ompix_request_reshow(&end->super, &end->show, mca_pml_chan_request_room(end));
     /* Credits owed (pml_chan_pair.c) go at the latest from progress. */
     poll = mca_pml_chan_request_needs_poll(end) || end->credit_owed;
     OPAL_THREAD_UNLOCK(&end->lock);
@@ -81,7 +84,7 @@ static inline bool mca_pml_chan_request_idle_counts(const mca_pml_chan_end_t *en
 
 static inline bool mca_pml_chan_request_idle(const mca_pml_chan_end_t *end)
 {
-    return OMPI_REQUEST_INACTIVE == end->super.req_state &&
+    return OMPI_REQUEST_INACTIVE == mca_pml_chan_request_state(end) &&
            mca_pml_chan_request_idle_counts(end);
 }
 
@@ -139,7 +142,7 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 
     end->nconsumed = n;                 /* = ndone: every earlier one was reported */
     end->nstart = n + 1;
-    r->req_state = OMPI_REQUEST_ACTIVE;
+    mca_common_ompix_request_arm(r, &end->show, mca_pml_chan_request_room(end));
     end->pending_report = false;
     if (REQUEST_COMPLETED == r->req_complete) {
         r->req_complete = REQUEST_PENDING;
@@ -173,6 +176,8 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_c
         end->nwritten = end->ndone = n + 1;
     }
     end->nstart = n + 1;
+    /* 5.0: shown ACTIVE once the slack is used up (the next start refused). */
+    mca_common_ompix_request_reshow(&end->super, &end->show, mca_pml_chan_request_room(end));
     if (OPAL_UNLIKELY(!end->busy)) {
         return mca_pml_chan_request_make_busy(end);
     }
@@ -189,7 +194,8 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         if (mca_pml_chan_request_start_fast(end)) {
             continue;
         }
-        if (OMPI_REQUEST_ACTIVE == end->super.req_state && mca_pml_chan_request_more_ok(end)) {
+        if (OMPI_REQUEST_ACTIVE == mca_pml_chan_request_state(end) &&
+            mca_pml_chan_request_more_ok(end)) {
             (void) mca_pml_chan_request_start_more(end);
             continue;
         }
@@ -203,10 +209,14 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         }
         ret = mca_pml_chan_request_start_one(end);
         if (OMPI_SUCCESS != ret) {
-            /* MPI_Start/MPI_Startall return req_start's error without
-             * invoking the error handler. */
-            return OMPI_ERRHANDLER_INVOKE(requests[i]->req_mpi_object.comm, ret,
-                                          1 == count ? "MPI_Start" : "MPI_Startall");
+            /* Reported once: by us where MPI_Start/MPI_Startall do not
+             * report req_start's error (common_ompix_compat_errhandler.h). */
+            if (1 == count) {
+                return mca_common_ompix_errhandler_start_on(requests[i]->req_mpi_object.comm,
+                                                            ret, "MPI_Start");
+            }
+            return mca_common_ompix_errhandler_startall_on(requests[i]->req_mpi_object.comm,
+                                                           ret, "MPI_Startall");
         }
     }
     return OMPI_SUCCESS;
@@ -252,7 +262,7 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
     }
     end = (mca_pml_chan_end_t *) requests[0];
     /* req_state is volatile: one load for every test of it. */
-    state = end->super.req_state;
+    state = mca_pml_chan_request_state(end);
     if (OPAL_UNLIKELY(!end->fast_send || OMPI_REQUEST_INACTIVE != state ||
                       !mca_pml_chan_request_idle_counts(end))) {
         return mca_pml_chan_request_start_other(end, state, requests);

@@ -38,9 +38,9 @@ static inline void mca_pml_chan_request_take(mca_pml_chan_end_t *end, uint64_t n
     end->pending_report = true;
 }
 
-/* The extension's Wait/Test wrappers: a completion was reported (the
- * request is inactive); present the next outstanding start. */
-void mca_pml_chan_request_settle(ompi_request_t *request)
+/* A completion was reported (the request is inactive): the next
+ * outstanding start presented. */
+static inline void mca_pml_chan_request_present(ompi_request_t *request)
 {
     mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
 
@@ -64,6 +64,34 @@ void mca_pml_chan_request_settle(ompi_request_t *request)
         return;
     }
     (void) mca_pml_chan_request_outstanding(end);
+}
+
+/* The extension's Wait/Test wrappers, before Open MPI's functions look at
+ * the request (5.0, while a channel of slack > 1 exists): a parked
+ * request shown armed (common_ompix_compat_request.h). */
+void mca_pml_chan_request_hold(ompi_request_t *request)
+{
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
+
+    OPAL_THREAD_LOCK(&end->lock);
+    mca_common_ompix_request_hold(request, &end->show);
+    OPAL_THREAD_UNLOCK(&end->lock);
+}
+
+/* The extension's Wait/Test wrappers, after Open MPI's functions (while a
+ * channel of slack > 1 exists): the next outstanding start presented,
+ * then (5.0) the request released from hold, parked when armed with room
+ * for another start. */
+void mca_pml_chan_request_settle(ompi_request_t *request)
+{
+    mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
+
+    mca_pml_chan_request_present(request);
+    if (MCA_COMMON_OMPIX_REQUEST_PARKS) {
+        OPAL_THREAD_LOCK(&end->lock);
+        mca_common_ompix_request_release(request, &end->show, mca_pml_chan_request_room(end));
+        OPAL_THREAD_UNLOCK(&end->lock);
+    }
 }
 
 /* Completing a request active and not complete: the store

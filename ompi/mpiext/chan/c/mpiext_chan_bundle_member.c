@@ -89,6 +89,7 @@ static void ompix_bundle_member_take(ompix_bundle_member_t *m, ompi_request_t *r
     req->req_start = ompix_bundle_refuse_start;
     req->req_free = ompix_bundle_refuse_free;
     req->req_cancel = ompix_bundle_refuse_cancel;
+    mca_common_ompix_request_refuse(req);
 }
 
 /* Every member checked and taken, or none (the error reported through the
@@ -121,6 +122,7 @@ void ompix_bundle_members_restore(ompix_bundle_t *b, int n)
         m->req->req_start = m->start;
         m->req->req_free = m->free;
         m->req->req_cancel = m->cancel;
+        mca_common_ompix_request_unrefuse(m->req);
     }
 }
 
@@ -167,6 +169,7 @@ void ompix_bundle_member_start(ompix_bundle_member_t *m)
             opal_progress();
         }
     }
+    mca_common_ompix_request_unrefuse(m->req);
     m->rc = m->start(1, &m->req);
     m->failed = MPI_SUCCESS != m->rc;
     if (m->failed) {
@@ -189,6 +192,7 @@ bool ompix_bundle_member_done(ompix_bundle_t *b, ompix_bundle_member_t *m)
         }
         opal_atomic_rmb();
         m->req->req_state = OMPI_REQUEST_INACTIVE;
+        mca_common_ompix_request_refuse(m->req);
         err = m->req->req_status.MPI_ERROR;
     }
     if (MPI_SUCCESS != err && MPI_SUCCESS == b->error) {

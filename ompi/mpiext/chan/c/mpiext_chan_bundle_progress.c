@@ -10,7 +10,7 @@
 #include "ompi_config.h"
 
 #include "opal/runtime/opal_progress.h"
-#include "opal/threads/mutex.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/errhandler/errhandler.h"
 
 #include "mpiext_chan_bundle.h"

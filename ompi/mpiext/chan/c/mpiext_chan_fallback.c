@@ -49,6 +49,7 @@ static void ompix_chan_fb_construct(ompix_chan_fb_t *fb)
     fb->type = NULL;
     fb->head = fb->outstanding = 0;
     fb->presented = fb->unbinding = fb->watched = false;
+    fb->show = MCA_COMMON_OMPIX_REQUEST_PLAIN;
     opal_atomic_lock_init(&fb->lock, OPAL_ATOMIC_LOCK_UNLOCKED);
 }
 
@@ -68,6 +69,21 @@ static void ompix_chan_fb_destruct(ompix_chan_fb_t *fb)
 }
 OBJ_CLASS_INSTANCE(ompix_chan_fb_t, ompi_request_t, ompix_chan_fb_construct,
                    ompix_chan_fb_destruct);
+
+/* Whether another start is legal now (an armed channel shows it on 5.0:
+ * common_ompix_compat_request.h; not while another layer, a persistent
+ * continuation or a bundle, holds the channel: its rules decide), and the channel's own
+ * state (parked is armed).  Lock held. */
+static inline bool ompix_chan_fb_room(const ompix_chan_fb_t *fb)
+{
+    return fb->outstanding < fb->slack &&
+           mca_common_ompix_request_own(&fb->super, ompix_chan_fb_start);
+}
+
+static inline ompi_request_state_t ompix_chan_fb_state(const ompix_chan_fb_t *fb)
+{
+    return mca_common_ompix_request_state(&fb->super, fb->show);
+}
 
 /* Whether the oldest start outstanding is complete.  Lock held. */
 static bool ompix_chan_fb_head_done(const ompix_chan_fb_t *fb)
@@ -106,7 +122,7 @@ static int ompix_chan_fb_inner_done(ompi_request_t *inner)
     opal_atomic_lock(&fb->lock);
     slot->done = true;
     if (slot->index == fb->head && fb->outstanding > 0 && !fb->presented
-        && OMPI_REQUEST_ACTIVE == fb->super.req_state) {
+        && OMPI_REQUEST_ACTIVE == ompix_chan_fb_state(fb)) {
         ompix_chan_fb_present(fb);
         complete = true;
     }
@@ -139,7 +155,7 @@ static void ompix_chan_fb_release_head(ompix_chan_fb_t *fb)
  * the next one is already complete (the caller then completes fb). */
 static bool ompix_chan_fb_settle_locked(ompix_chan_fb_t *fb)
 {
-    if (OMPI_REQUEST_INACTIVE != fb->super.req_state || 0 == fb->outstanding
+    if (OMPI_REQUEST_INACTIVE != ompix_chan_fb_state(fb) || 0 == fb->outstanding
         || !fb->presented) {
         return false;
     }
@@ -151,7 +167,7 @@ static bool ompix_chan_fb_settle_locked(ompix_chan_fb_t *fb)
     }
     fb->super.req_status = ompi_status_empty;
     fb->super.req_complete = REQUEST_PENDING;
-    fb->super.req_state = OMPI_REQUEST_ACTIVE;
+    mca_common_ompix_request_arm(&fb->super, &fb->show, ompix_chan_fb_room(fb));
     if (ompix_chan_fb_head_done(fb)) {
         ompix_chan_fb_present(fb);
         return true;
@@ -165,10 +181,20 @@ void ompix_chan_fb_settle(ompix_chan_fb_t *fb)
 
     opal_atomic_lock(&fb->lock);
     complete = ompix_chan_fb_settle_locked(fb);
+    mca_common_ompix_request_release(&fb->super, &fb->show, ompix_chan_fb_room(fb));
     opal_atomic_unlock(&fb->lock);
     if (complete) {
         ompi_request_complete(&fb->super, true);
     }
+}
+
+/* The Wait/Test wrappers, before Open MPI's functions look at the channel
+ * (5.0): a parked channel shown armed until ompix_chan_fb_settle. */
+void ompix_chan_fb_hold(ompix_chan_fb_t *fb)
+{
+    opal_atomic_lock(&fb->lock);
+    mca_common_ompix_request_hold(&fb->super, &fb->show);
+    opal_atomic_unlock(&fb->lock);
 }
 
 /* A new slot for position index: its request created now. */
@@ -228,7 +254,10 @@ static bool ompix_chan_fb_count_start(ompix_chan_fb_t *fb, int index)
         fb->presented = false;
         fb->super.req_status = ompi_status_empty;
         fb->super.req_complete = REQUEST_PENDING;
-        fb->super.req_state = OMPI_REQUEST_ACTIVE;
+        mca_common_ompix_request_arm(&fb->super, &fb->show, ompix_chan_fb_room(fb));
+    } else {
+        /* 5.0: shown ACTIVE once the slack is used up. */
+        mca_common_ompix_request_reshow(&fb->super, &fb->show, ompix_chan_fb_room(fb));
     }
     if (MPI_PROC_NULL == fb->peer && index == fb->head && !fb->presented) {
         ompix_chan_fb_present(fb);

@@ -13,6 +13,7 @@
 #include "mpi.h"
 #include "opal/class/opal_hash_table.h"
 #include "opal/class/opal_list.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_request.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/mca/common/ompix/common_ompix_reqfn.h"
 #include "ompi/communicator/communicator.h"
@@ -178,6 +179,8 @@ typedef struct ompix_chan_fb_t {
     bool presented;                /* the head's completion is in super */
     bool unbinding;                /* Iunbind: the next free is real */
     bool watched;                  /* counted in ompix_chan_global.num_watched */
+    mca_common_ompix_request_show_t show;  /* how req_state shows (5.0: parked while
+                                    * armed with room; common_ompix_compat_request.h) */
     opal_atomic_lock_t lock;
     ompix_chan_slot_t **ring;      /* K positions: the slot of each start outstanding */
     ompix_chan_slot_t *pool;       /* slots not serving a position (increment 0) */
@@ -260,6 +263,7 @@ int ompix_chan_fb_create(const mca_pml_chan_spec_t *spec, int data_tag, int user
                          ompi_request_t **chan);
 int ompix_chan_fb_create_null(int slack, ompi_request_t **chan);
 void ompix_chan_fb_settle(ompix_chan_fb_t *fb);
+void ompix_chan_fb_hold(ompix_chan_fb_t *fb);
 int ompix_chan_fb_start(size_t count, ompi_request_t **reqs);
 void ompix_chan_fb_destroy(ompix_chan_fb_t *fb, bool finalizing);
 

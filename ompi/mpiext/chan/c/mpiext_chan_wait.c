@@ -32,6 +32,7 @@
 #include <sched.h>
 
 #include "opal/runtime/opal_progress.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_request.h"
 
 #include "mpiext_chan_bundle.h"
 #include "mpiext_chan_internal.h"
@@ -168,9 +169,29 @@ static void ompix_chan_wait_one_of(size_t count, ompi_request_t **reqs)
     }
 }
 
-/* Only requests still in the caller's array: Wait/Test replace the handle
- * of a request they freed with MPI_REQUEST_NULL.  A channel being
- * unbound by MPIX_Iunbind_channel is no longer persistent. */
+/* Which channel a request of the caller's array is, if any, for the
+ * settling and the holding.  Only requests still in the array: Wait/Test
+ * replace the handle of a request they freed with MPI_REQUEST_NULL.  A
+ * channel being unbound by MPIX_Iunbind_channel is no longer persistent. */
+typedef enum { OMPIX_CHAN_NOT_OURS, OMPIX_CHAN_IS_FB, OMPIX_CHAN_IS_ENGINE } ompix_chan_which_t;
+
+static inline ompix_chan_which_t ompix_chan_which(const ompi_request_t *r,
+                                                  const mca_pml_chan_api_t *engine)
+{
+    if (NULL == r || MPI_REQUEST_NULL == r || !r->req_persistent) {
+        return OMPIX_CHAN_NOT_OURS;
+    }
+    if (ompix_chan_fb_start == r->req_start) {
+        return OMPIX_CHAN_IS_FB;
+    }
+    /* (engine off: its start is NULL, as is the req_start of Open MPI's
+     * requests to MPI_PROC_NULL) */
+    if (NULL != engine && NULL != engine->start && engine->start == r->req_start) {
+        return OMPIX_CHAN_IS_ENGINE;
+    }
+    return OMPIX_CHAN_NOT_OURS;
+}
+
 void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
 {
     const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
@@ -179,18 +200,48 @@ void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
         return;
     }
     for (size_t i = 0; i < count; ++i) {
-        ompi_request_t *r = reqs[i];
+        switch (ompix_chan_which(reqs[i], engine)) {
+        case OMPIX_CHAN_IS_FB:
+            ompix_chan_fb_settle((ompix_chan_fb_t *) reqs[i]);
+            break;
+        case OMPIX_CHAN_IS_ENGINE:
+            engine->settle(reqs[i]);
+            break;
+        default:
+            break;
+        }
+    }
+}
 
-        if (NULL == r || MPI_REQUEST_NULL == r || !r->req_persistent) {
-            continue;
+/* 5.0 parks a channel of slack > 1 armed with room for another start
+ * (shown inactive, so that 5.0's MPI_Start/MPI_Startall let the start
+ * through: common_ompix_compat_request.h); before Open MPI's Wait/Test
+ * look at the requests, the engine's hold() shows them armed until
+ * settle() (the fallback's: ompix_chan_fb_hold until ompix_chan_fb_settle). */
+static void ompix_chan_hold_array(size_t count, ompi_request_t **reqs)
+{
+    const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
+
+    for (size_t i = 0; i < count; ++i) {
+        switch (ompix_chan_which(reqs[i], engine)) {
+        case OMPIX_CHAN_IS_FB:
+            ompix_chan_fb_hold((ompix_chan_fb_t *) reqs[i]);
+            break;
+        case OMPIX_CHAN_IS_ENGINE:
+            engine->hold(reqs[i]);
+            break;
+        default:
+            break;
         }
-        if (ompix_chan_fb_start == r->req_start) {
-            ompix_chan_fb_settle((ompix_chan_fb_t *) r);
-        } else if (NULL != engine && NULL != engine->start && engine->start == r->req_start) {
-            /* (engine off: its start is NULL, as is the req_start of Open
-             * MPI's requests to MPI_PROC_NULL) */
-            engine->settle(r);
-        }
+    }
+}
+
+/* Where requests park, and while a channel of slack > 1 exists: nothing
+ * on 4.1, one load otherwise. */
+static inline void ompix_chan_hold(size_t count, ompi_request_t **reqs)
+{
+    if (MCA_COMMON_OMPIX_REQUEST_PARKS && OPAL_UNLIKELY(0 != ompix_chan_global.num_watched)) {
+        ompix_chan_hold_array(count, reqs);
     }
 }
 
@@ -240,6 +291,7 @@ static int ompix_chan_test(ompi_request_t **rptr, int *completed, ompi_status_pu
 {
     int rc;
 
+    ompix_chan_hold(1, rptr);
     if (ompix_chan_is_engine(*rptr) && ompix_chan_engine->poll(*rptr)) {
         *completed = true;
         return ompix_chan_engine_done(rptr, status);
@@ -255,6 +307,7 @@ static int ompix_chan_test_any(size_t count, ompi_request_t **reqs, int *index, 
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_any(count, reqs, index, completed, status);
 
@@ -267,6 +320,7 @@ static int ompix_chan_test_all(size_t count, ompi_request_t **reqs, int *complet
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_all(count, reqs, completed, statuses);
 
@@ -279,6 +333,7 @@ static int ompix_chan_test_some(size_t count, ompi_request_t **reqs, int *outcou
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     ompix_chan_poll_array(count, reqs);
     rc = OMPIX_CHAN_ORIG.req_test_some(count, reqs, outcount, indices, statuses);
 
@@ -290,6 +345,7 @@ static int ompix_chan_wait(ompi_request_t **rptr, ompi_status_public_t *status)
 {
     int rc;
 
+    ompix_chan_hold(1, rptr);
     if (ompix_chan_is_engine(*rptr)) {
         ompix_chan_engine_wait(*rptr);
         return ompix_chan_engine_done(rptr, status);
@@ -310,6 +366,7 @@ static int ompix_chan_wait_any(size_t count, ompi_request_t **reqs, int *index,
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     if (ompix_chan_all_ours(count, reqs, false)) {
         ompix_chan_wait_one_of(count, reqs);
     }
@@ -324,6 +381,7 @@ static int ompix_chan_wait_all(size_t count, ompi_request_t **reqs,
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     if (ompix_chan_all_ours(count, reqs, true)) {
         for (size_t i = 0; i < count; ++i) {
             if (ompix_chan_is_engine(reqs[i])) {
@@ -346,6 +404,7 @@ static int ompix_chan_wait_some(size_t count, ompi_request_t **reqs, int *outcou
 {
     int rc;
 
+    ompix_chan_hold(count, reqs);
     if (ompix_chan_all_ours(count, reqs, false)) {
         ompix_chan_wait_one_of(count, reqs);
     }

@@ -345,7 +345,11 @@ static int ompix_cont_op_start_wrapper(size_t count, ompi_request_t **reqs)
             ompix_cont_op_detach(op);
         }
 
+        /* Named for the call: the request's own start must not take it
+         * for free of us (common_ompix_request.h). */
+        mca_common_ompix_request_layer_enter(reqs[i]);
         rc = start(1, &reqs[i]);
+        mca_common_ompix_request_layer_leave();
         if (!rearm) {
             if (OMPI_SUCCESS != rc) {
                 return rc;
