@@ -31,6 +31,9 @@ RUN = {"__file__": os.path.join(os.path.dirname(HERE), "run")}
 exec(open(os.path.join(os.path.dirname(HERE), "run")).read().split("\ndef main():")[0], RUN)
 
 ROW = re.compile(r"^ROW (\d+) (\S+) (.*)$")
+# Tables whose rows depend on the osc component (rdma2: osc/rdma2 and the
+# native notify path; stock: the stock components and the generic one).
+OSC_TABLES = ("rma", "draft")
 KINDS = ["ok", "crash", "hang", "silent", "wrong", "binding", "skip"]
 
 
@@ -126,7 +129,8 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     args.mca = [x for pair in args.mca for x in ("--mca",) + tuple(pair)]
-    mpicc, _, flags = RUN["find_tools"](argparse.Namespace(mpi_prefix=None, no_pkg_config=False))
+    mpicc, _, flags = RUN["find_tools"](argparse.Namespace(mpi_prefix=None, ompi_prefix=None,
+                                                           no_pkg_config=False))
     build = args.build_dir
     os.makedirs(build, exist_ok=True)
     print("%-8s %-4s %-4s %-6s %5s %5s %5s %5s %6s %5s %7s %5s" %
@@ -145,7 +149,7 @@ def main():
         for tls in args.tls.split(","):
             for pml in args.pml.split(","):
                 for osc in args.osc.split(","):
-                    if table != "rma" and osc != args.osc.split(",")[0]:
+                    if table not in OSC_TABLES and osc != args.osc.split(",")[0]:
                         continue        # the other tables do not depend on the osc
                     res = run_combo(exe, listing, args, args.np, tls, pml, osc)
                     counts = {k: 0 for k in KINDS}
@@ -156,7 +160,7 @@ def main():
                             print("  %s %s %s %s row %d %s: %s" % (table, tls, pml, osc, i,
                                                                    kind, text))
                     summary.append("%-8s %-4s %-4s %-6s %5d %5d %5d %5d %6d %5d %7d %5d" %
-                                   ((table, tls, pml, osc if table == "rma" else "-", len(res))
+                                   ((table, tls, pml, osc if table in OSC_TABLES else "-", len(res))
                                     + tuple(counts[k] for k in KINDS)))
                     print(summary[-1], flush=True)
     print("\n".join(["", "summary"] + summary))

@@ -3,7 +3,7 @@
  *
  * Exactly-once consumption under MPI_THREAD_MULTIPLE: every rank's main
  * thread sends MPIX_Put_notify of one byte to the others (100 000
- * notifications in the whole job, spread over the ordered pairs) while two
+ * notifications in the whole job, spread over the ordered pairs) while four
  * threads per rank consume the rank's one slot range with waitsome + reset.
  * Sender r uses its own 16 slots at each target, and each notification
  * writes its own byte (a value that depends on sender, slot and position),
@@ -22,7 +22,7 @@
 #define TOTAL 100000
 #define TOTAL_VALGRIND 4000
 #define SPR 16                       /* slots per sender */
-#define CONSUMERS 2
+#define CONSUMERS 4
 #define FLUSH_EVERY 512
 
 static nwin_t w;
@@ -124,7 +124,7 @@ static void *consumer(void *arg)
             break;
         }
         if (0 == old) {
-            continue;                     /* the other consumer took it first */
+            continue;                     /* another consumer took it first */
         }
         long t = __atomic_add_fetch(&slot_taken[id], (long) old, __ATOMIC_ACQ_REL);
         __atomic_add_fetch(&taken_total, (long) old, __ATOMIC_ACQ_REL);

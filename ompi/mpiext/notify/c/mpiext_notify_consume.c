@@ -15,6 +15,7 @@
 
 #include "ompi_config.h"
 
+#include <sched.h>
 #include <time.h>
 
 #include "opal/runtime/opal_progress.h"
@@ -32,6 +33,41 @@ static uint64_t ompix_notify_now_ms(void)
     return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
 }
 
+/* Whether a waiting thread is in opal_progress (0 or 1). */
+static volatile int32_t ompix_notify_progressing = 0;
+
+/* How long a waiting thread that leaves progress to another one naps. */
+#define OMPIX_NOTIFY_NAP_NS 20000
+
+/* One sweep of a wait: progress, unless another waiting thread of this
+ * process does.  When several threads wait and every one progresses,
+ * they contend for the progress engines' locks (UCP's worker spin lock,
+ * ob1's pending-list mutex) and keep the processor from the threads, here
+ * and at the peer, whose work can move: 4 consumer threads of one window
+ * per rank took 30-55 s (osc/rdma2 over TCP, the generic path over shared
+ * memory) for what 2 did in 1-4 s, and a yield alone halved that only
+ * (README-design.md, "Consumption").  One of them progressing serves them
+ * all; the others nap briefly instead of spinning (they see a slot set
+ * by remote writes or by the progressing thread at their next scan). */
+static void ompix_notify_wait_sweep(void)
+{
+    static const struct timespec nap = {0, OMPIX_NOTIFY_NAP_NS};
+    int32_t idle = 0;
+
+    if (!opal_using_threads()) {
+        opal_progress();
+        return;
+    }
+    if (opal_atomic_compare_exchange_strong_32(&ompix_notify_progressing, &idle, 1)) {
+        opal_progress();
+        opal_atomic_wmb();
+        ompix_notify_progressing = 0;
+        sched_yield();
+    } else {
+        nanosleep(&nap, NULL);
+    }
+}
+
 /* Nothing was set at the first scan: progress and scan again until the
  * timeout.  Out of line, so that the common case (a slot already set)
  * does not pay for this loop's frame. */
@@ -47,7 +83,7 @@ int ompix_notify_wait_progress(int64_t *slots, int64_t *local, int first, int nu
     do {
         /* Notifications of the generic path and of remote reads arrive
          * through progress. */
-        opal_progress();
+        ompix_notify_wait_sweep();
         id = ompix_notify_scan(slots, local, first, num);
         if (MPIX_NOTIFY_NONE != id) {
             return id;
@@ -71,7 +107,7 @@ int64_t ompix_notify_wait_threshold(int64_t *slot, int64_t *local, int64_t thres
     while (v < threshold
            && (MPIX_NOTIFY_BLOCK == timeout_ms
                || (timeout_ms > 0 && ompix_notify_now_ms() < deadline))) {
-        opal_progress();
+        ompix_notify_wait_sweep();
         v = ompix_notify_count(slot, local);
     }
     return v;
