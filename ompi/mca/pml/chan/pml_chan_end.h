@@ -8,7 +8,8 @@
  * reach it with ucp_rkey_ptr) and the peer writes:
  *   control block (both ends, MCA_PML_CHAN_CTL bytes):
  *     credits (word 0): receives started, written by the receiver into the
- *                       sender's block (synchronous channels, debug_ready),
+ *                       sender's block (synchronous and standard-mode
+ *                       channels, ready ones under debug_ready),
  *                       or by a message of the reverse channel carrying
  *                       them (pml_chan_pair.c)
  *     probe (word 8):   receiver, large path: a mark the sender's cma
@@ -18,8 +19,8 @@
  *     bytes, each the data (bytes, rounded up to 8) then a sequence word:
  *     message n (from 0) is in slot n % R and complete when the slot's
  *     sequence word is n + 1.  R is the slack K, or 2K for the receiver of
- *     a synchronous channel, whose sender writes up to K messages ahead of
- *     their receives' starts (pml_chan_pair.c); there a slot's data is
+ *     a synchronous or standard-mode channel, whose sender writes up to K
+ *     messages ahead of their receives' starts (pml_chan_pair.c); there a slot's data is
  *     followed by 16 bytes where a TAG message may carry credits.  Small
  *     messages share a cache line with their sequence word.  On the TAG path (pml_chan_path_tag.c) the receiver
  *     posts its receives into the slots and their completion stores the
@@ -83,6 +84,10 @@ typedef struct mca_pml_chan_end_t {
 
     mca_pml_chan_spec_t spec;
     bool is_send, credits;          /* credits: the receiver reports receive starts */
+    bool standard;                  /* bound from Send_init or Bsend_init (both ends):
+                                     * flow control by credits unless the path buffers,
+                                     * a send done once written (pml_chan_bind.c:
+                                     * mca_pml_chan_end_flow) */
     bool contiguous;
     bool fast_send;                 /* bound mapped contiguous ready send, no threads:
                                      * mca_pml_chan_request_start_fast serves its starts */
@@ -209,6 +214,13 @@ static inline bool mca_pml_chan_end_shortcut_ok(const mca_pml_chan_end_t *end)
 {
     return !end->credits && end->contiguous && !end->large && !opal_using_threads() &&
            0 == (end->slack & (end->slack - 1));
+}
+
+/* The credits word of a send end: receives started, written by the peer. */
+static inline uint64_t mca_pml_chan_end_credits(const mca_pml_chan_end_t *end)
+{
+    return mca_common_ompix_atomic_load_acq_64(
+        (volatile uint64_t *) (end->mem + MCA_PML_CHAN_CTL_CREDITS));
 }
 
 /* n rounded up to a multiple of `to` (slot layout: the data rounded to 8,

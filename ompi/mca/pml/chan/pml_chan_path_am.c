@@ -237,4 +237,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_am = {
     .start_now = mca_pml_chan_am_start_now,
     .release = NULL,
     .carries = true,
+    .buffers = false,
 };

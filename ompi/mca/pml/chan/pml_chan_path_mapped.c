@@ -71,4 +71,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_mapped = {
     .start_now = NULL,
     .release = NULL,
     .carries = false,
+    .buffers = false,
 };

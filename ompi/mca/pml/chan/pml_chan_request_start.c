@@ -34,7 +34,8 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
     complete = mca_pml_chan_request_report(end);
     if (end->nstart - end->nconsumed >= end->slack) {
         ret = MPI_ERR_REQUEST;          /* the (K+1)-th outstanding start */
-    } else if (end->is_send && !end->spec.sync && end->credits &&
+    } else if (end->is_send && MCA_PML_CHAN_MODE_READY == end->spec.req.send_mode &&
+               end->credits &&
                !mca_pml_chan_ring_credit_ok(end, end->nstart)) {
         opal_show_help("help-pml-chan.txt", "ready before receive", true,
                        ompi_comm_rank(end->spec.req.comm), end->spec.req.peer,
