@@ -1,7 +1,7 @@
 /*
  * ompix-test: np=2 tls=shm pml=ob1,ucx timeout=60 mca="pml_chan_debug_ready 1"
  *
- * pml_chan_debug_ready 1: a ready channel's send (bound from MPI_Send_init)
+ * pml_chan_debug_ready 1: a ready channel's send (bound from MPI_Rsend_init)
  * started before its receive is reported as MPI_ERR_OTHER through the
  * error handler of the channel's communicator, and nothing is sent: the
  * receive started afterwards gets the next send's data, not the refused
@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     eh = counting_comm_errhandler();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
     if (0 == rank) {
-        MPI_Send_init(&buf, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &req);
+        MPI_Rsend_init(&buf, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &req);
     } else {
         MPI_Recv_init(&buf, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, &req);
     }

@@ -1,7 +1,7 @@
 /*
  * ompix-test: np=2 tls=shm,tcp,net pml=ob1,ucx timeout=90 paths="chan:tag"
  *
- * Ready channels (bound from MPI_Send_init) streamed under slack: the
+ * Ready channels (bound from MPI_Rsend_init) streamed under slack: the
  * sends' fast starts, which on shared memory copy into the mapped ring and
  * over TCP send one tag message each into a receive posted into the slot
  * (pml/chan's TAG path; chan_ready_slack_am.c: one active message each,
@@ -50,7 +50,7 @@ static void slack_stream(int n, int slack, int incr)
         MPI_Info_set(info, "address_base_increment", s);
     }
     if (0 == rank) {
-        MPI_Send_init(first, n, MPI_BYTE, peer, 11, MPI_COMM_WORLD, &req);
+        MPI_Rsend_init(first, n, MPI_BYTE, peer, 11, MPI_COMM_WORLD, &req);
     } else {
         MPI_Recv_init(first, n, MPI_BYTE, peer, 11, MPI_COMM_WORLD, &req);
     }

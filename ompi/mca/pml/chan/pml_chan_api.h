@@ -84,7 +84,8 @@ typedef struct mca_pml_chan_reqinfo_t {
     int is_send;
     int send_mode;      /* MCA_PML_CHAN_MODE_*: MPI_Send_init 0, Bsend 1, Ssend 2,
                          * Rsend 3 (not Open MPI's mca_pml_base_send_mode_t, whose
-                         * numbers differ); 0 for receives */
+                         * numbers differ); 0 for receives from describe(); in a
+                         * receive end's spec (below) the bound send's */
     void *buf;
     size_t count;
     MPI_Datatype type;
@@ -97,7 +98,9 @@ typedef struct mca_pml_chan_reqinfo_t {
 /* One end of a channel as both ends agreed at bind. */
 typedef struct mca_pml_chan_spec_t {
     mca_pml_chan_reqinfo_t req;  /* this end's request; peer and tag resolved (no wildcard) */
-    int sync;                    /* 1: bound from Ssend_init (credits), 0: a ready channel */
+    int sync;                    /* 1: bound from Ssend_init (credits), 0: otherwise; the
+                                  * mode itself is req.send_mode at both ends (standard,
+                                  * buffered: flow control; ready: none) */
     int slack;                   /* K >= 1 starts outstanding at most */
     long increment;              /* address_base_increment, elements of req.type (0: fixed) */
     size_t bytes;                /* packed bytes of one message (the send's size; a receive

@@ -277,11 +277,19 @@ static int mca_pml_chan_end_plan(mca_pml_chan_end_t *end, const mca_pml_chan_spe
     end->slack = (uint32_t) spec->slack;
     end->slot_mask = 0 == (end->slack & (end->slack - 1)) ? end->slack - 1 : 0;
     end->bytes = spec->bytes;
-    end->credits = end->is_send && (spec->sync || mca_pml_chan_component.debug_ready);
-    /* A synchronous channel's receiver: twice the slots (its sender writes
-     * up to K ahead) and room for the credits a TAG message carries
-     * (pml_chan_pair.c); the large path takes that back. */
-    mca_pml_chan_end_ring(end, !end->is_send && spec->sync ? 2 * end->slack : end->slack);
+    /* Both ends know the send's mode (a receive's spec names its bound
+     * send's).  Standard and buffered mode: a send may start before its
+     * receive, so flow control as a synchronous channel's (until
+     * mca_pml_chan_end_flow knows the path).  Ready mode: none, but credits
+     * for the check of pml_chan_debug_ready. */
+    end->standard = !spec->sync && MCA_PML_CHAN_MODE_READY != spec->req.send_mode;
+    end->credits = end->is_send &&
+                   (spec->sync || end->standard || mca_pml_chan_component.debug_ready);
+    /* A synchronous or standard channel's receiver: twice the slots (its
+     * sender writes up to K ahead) and room for the credits a TAG message
+     * carries (pml_chan_pair.c); the large path takes that back. */
+    mca_pml_chan_end_ring(end, !end->is_send && (spec->sync || end->standard) ? 2 * end->slack
+                                                                              : end->slack);
     mca_pml_chan_end_layout(end);
     end->contiguous = ompi_datatype_is_contiguous_memory_layout(type, spec->req.count);
     (void) ompi_datatype_get_extent(type, &lb, &extent);
@@ -456,6 +464,29 @@ static int mca_pml_chan_end_reach(mca_pml_chan_end_t *end, const mca_pml_chan_bl
     return OMPI_SUCCESS;
 }
 
+/* Flow control, once the path is chosen, alike at both ends: a
+ * synchronous or standard-mode sender writes ahead into the receiver's
+ * slots beyond K (none on the large path: b->ring is K there) as its
+ * credits allow; a standard one on a path that buffers what arrives early
+ * (TAG) needs no credits and keeps K slots, as a ready one. */
+static void mca_pml_chan_end_flow(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *b)
+{
+    bool none = end->standard && end->path->buffers;
+
+    if (!end->is_send) {
+        end->credits = b->credits && !none;
+        if (none) {
+            mca_pml_chan_end_ring(end, end->slack);
+            mca_pml_chan_end_layout(end);
+        }
+        return;
+    }
+    end->credits = end->credits && !none;
+    mca_pml_chan_end_ring(end, (end->spec.sync || end->standard) && !none ? b->ring
+                                                                          : end->slack);
+    mca_pml_chan_end_layout(end);
+}
+
 int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob,
                          size_t peer_len, MPI_Request *chan)
 {
@@ -477,16 +508,9 @@ int mca_pml_chan_connect(struct mca_pml_chan_half_t *half, const void *peer_blob
         mca_pml_chan_end_discard(end);
         return MPI_ERR_ARG;
     }
-    if (!end->is_send) {
-        end->credits = b.credits;
-    } else {
-        /* The receiver's ring: a synchronous send writes ahead into the
-         * slots beyond K (none on the large path). */
-        mca_pml_chan_end_ring(end, end->spec.sync ? b.ring : end->slack);
-        mca_pml_chan_end_layout(end);
-    }
     ret = mca_pml_chan_end_reach(end, &b, p + sizeof(b), p + sizeof(b) + b.addr_len);
     if (OMPI_SUCCESS == ret) {
+        mca_pml_chan_end_flow(end, &b);
         ret = end->path->connect(end, &b, p + sizeof(b) + b.addr_len + b.rkey_len);
     }
     if (OMPI_SUCCESS != ret) {

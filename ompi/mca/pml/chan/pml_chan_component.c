@@ -140,7 +140,7 @@ static int mca_pml_chan_register(void)
     c->debug_ready = false;
     mca_pml_chan_register_var(
         "debug_ready",
-        "Check ready channels (bound from MPI_Send_init, MPI_Rsend_init, MPI_Bsend_init): "
+        "Check ready channels (bound from MPI_Rsend_init): "
         "a send start whose receive is not yet started is erroneous; when true, MPI_Start "
         "reports it (MPI_ERR_OTHER and a message) instead of overwriting the receiver's "
         "slot.  Costs the receiver one credit store per start; set it on every process",

@@ -8,7 +8,8 @@
  * reach it with ucp_rkey_ptr) and the peer writes:
  *   control block (both ends, MCA_PML_CHAN_CTL bytes):
  *     credits (word 0): receives started, written by the receiver into the
- *                       sender's block (synchronous channels, debug_ready),
+ *                       sender's block (synchronous and standard-mode
+ *                       channels, ready ones under debug_ready),
  *                       or by a message of the reverse channel carrying
  *                       them (pml_chan_pair.c)
  *     probe (word 8):   receiver, large path: a mark the sender's cma
@@ -18,8 +19,8 @@
  *     bytes, each the data (bytes, rounded up to 8) then a sequence word:
  *     message n (from 0) is in slot n % R and complete when the slot's
  *     sequence word is n + 1.  R is the slack K, or 2K for the receiver of
- *     a synchronous channel, whose sender writes up to K messages ahead of
- *     their receives' starts (pml_chan_pair.c); there a slot's data is
+ *     a synchronous or standard-mode channel, whose sender writes up to K
+ *     messages ahead of their receives' starts (pml_chan_pair.c); there a slot's data is
  *     followed by 16 bytes where a TAG message may carry credits.  Small
  *     messages share a cache line with their sequence word.  On the TAG path (pml_chan_path_tag.c) the receiver
  *     posts its receives into the slots and their completion stores the
@@ -84,12 +85,18 @@ typedef struct mca_pml_chan_end_t {
 
     mca_pml_chan_spec_t spec;
     bool is_send, credits;          /* credits: the receiver reports receive starts */
+    bool standard;                  /* bound from Send_init or Bsend_init (both ends):
+                                     * flow control by credits unless the path buffers,
+                                     * a send done once written (pml_chan_bind.c:
+                                     * mca_pml_chan_end_flow) */
     bool contiguous;
-    bool fast_send;                 /* bound mapped contiguous ready send, no threads:
-                                     * mca_pml_chan_request_start_fast serves its starts */
+    bool fast_send;                 /* bound mapped contiguous ready or standard send, no
+                                     * threads: mca_pml_chan_request_start_fast serves
+                                     * its starts (standard: while send_limit allows) */
     bool fast_recv;                 /* mapped contiguous ring receive (not large), no
-                                     * credits, slack a power of two, no threads:
-                                     * start_recv, look and wait serve it (while bound) */
+                                     * credits or a standard channel's (one store), slack
+                                     * a power of two, no threads: start_recv, look and
+                                     * wait serve it (while bound) */
     bool am_send, am_recv;          /* the same on the AM and TAG paths (pml_chan_path_am.c:
                                      * mca_pml_chan_am_choose) */
     bool via_worker;                /* its messages or words land only as pml/chan's
@@ -134,6 +141,8 @@ typedef struct mca_pml_chan_end_t {
     uint64_t nwritten;              /* sends: data written or (PUT) its puts issued */
     uint64_t ndone;                 /* finished here (data moved), in order */
     uint64_t nconsumed;             /* completions Wait/Test reported */
+    uint64_t send_limit;            /* fast_send: messages below it may be written (the
+                                     * credits last read + ahead; ready: UINT64_MAX) */
     bool pending_report;            /* ompi_request_complete()d, not yet consumed */
     mca_common_ompix_request_show_t show;  /* how req_state shows (5.0: parked while
                                      * armed with room; common_ompix_compat_request.h) */
@@ -205,13 +214,35 @@ static inline int mca_pml_chan_keep_request(ucs_status_ptr_t sp, const char *wha
 }
 
 /* Whether an end may take the shortcuts (fast_send and fast_recv on the
- * MAPPED path, am_send and am_recv on the AM and TAG paths): contiguous, not large,
- * no credits (a ready channel), slack a power of two (a mask), and no
- * threads (no lock).  The thread level is fixed once MPI_Init is over. */
+ * MAPPED path, am_send and am_recv on the AM and TAG paths): contiguous,
+ * not large, slack a power of two (a mask), and no threads (no lock).  The
+ * thread level is fixed once MPI_Init is over.  Which credits each path's
+ * shortcuts handle, its connect says. */
 static inline bool mca_pml_chan_end_shortcut_ok(const mca_pml_chan_end_t *end)
 {
-    return !end->credits && end->contiguous && !end->large && !opal_using_threads() &&
+    return end->contiguous && !end->large && !opal_using_threads() &&
            0 == (end->slack & (end->slack - 1));
+}
+
+/* The credits word of a send end: receives started, written by the peer. */
+static inline uint64_t mca_pml_chan_end_credits(const mca_pml_chan_end_t *end)
+{
+    return mca_common_ompix_atomic_load_acq_64(
+        (volatile uint64_t *) (end->mem + MCA_PML_CHAN_CTL_CREDITS));
+}
+
+/* A fast_send end may write message n: below send_limit, or below it once
+ * the credits word was read again (standard mode: n < credits + ahead,
+ * receive n - K started, so the slot's previous message was taken;
+ * pml_chan_bind.c:mca_pml_chan_end_flow).  A ready end's limit never
+ * ends.  Credits only grow, so the cached limit errs only on the safe side. */
+static inline bool mca_pml_chan_end_room(mca_pml_chan_end_t *end, uint64_t n)
+{
+    if (OPAL_LIKELY(n < end->send_limit)) {
+        return true;
+    }
+    end->send_limit = mca_pml_chan_end_credits(end) + end->ahead;
+    return n < end->send_limit;
 }
 
 /* n rounded up to a multiple of `to` (slot layout: the data rounded to 8,
@@ -310,13 +341,23 @@ static inline void mca_pml_chan_ring_write_to(mca_pml_chan_end_t *end, uint64_t 
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
 }
 
-/* The same for a ready end (fast_send): its receiver's ring has K slots,
- * so the slot's index is the buffer's. */
+/* The same for a fast_send end: its receiver's ring has K or 2K slots, a
+ * power of two (ring_mask). */
 static inline void mca_pml_chan_ring_write_contig(mca_pml_chan_end_t *end, uint64_t n)
 {
     mca_pml_chan_ring_write_to(end, n,
                                end->peer_mem + MCA_PML_CHAN_CTL +
-                                   (size_t) mca_pml_chan_slot_index(end, n) * end->slot_size);
+                                   (size_t) (n & end->ring_mask) * end->slot_size);
+}
+
+/* A fast_recv end's receive n started: a standard channel's sender learns
+ * it (its credits word, one store through the mapping). */
+static inline void mca_pml_chan_end_credit_now(mca_pml_chan_end_t *end, uint64_t n)
+{
+    if (OPAL_UNLIKELY(end->credits)) {
+        mca_common_ompix_atomic_store_rel_64(
+            (volatile uint64_t *) (end->peer_mem + MCA_PML_CHAN_CTL_CREDITS), n + 1);
+    }
 }
 
 END_C_DECLS

@@ -8,6 +8,9 @@
  * synchronous halo exchange (A to B and B to A every iteration) cost four
  * messages per pair and iteration: two data, two credits.
  *
+ * Standard-mode channels (MPI_Send_init, MPI_Bsend_init) use the same
+ * credits and slots ahead, their sends done once written.
+ *
  * Two things make it two.  The receiver of a synchronous channel has 2K
  * slots (pml_chan_bind.c:mca_pml_chan_end_plan) and its sender writes
  * message n once receive n - K started (credits + K > n), so that the
@@ -31,7 +34,8 @@
  * credit rides.
  *
  * Pairs: a receive end with credits whose ring has slots ahead, and a
- * synchronous send end writing ahead, both on a path whose credits are
+ * synchronous or standard-mode send end writing ahead (credits, slots
+ * ahead: pml_chan_bind.c:mca_pml_chan_end_flow), both on a path whose credits are
  * messages and whose writes carry (the table's `carries`: AM and TAG, not
  * the mapped ring, where a credit is one store, nor the large path, whose
  * sends write into the user's buffer and never ahead), toward the same
@@ -51,7 +55,7 @@
 static bool mca_pml_chan_pair_fits(const mca_pml_chan_end_t *r, const mca_pml_chan_end_t *s)
 {
     return !r->is_send && s->is_send && r->bound && s->bound && r->credits && r->ahead > 0 &&
-           s->spec.sync && s->ahead > 0 && r->path->carries && s->path->carries &&
+           s->credits && s->ahead > 0 && r->path->carries && s->path->carries &&
            r->proc == s->proc && NULL == r->carrier && NULL == s->creditor &&
            !opal_using_threads();
 }

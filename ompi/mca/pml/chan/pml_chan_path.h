@@ -90,6 +90,11 @@ struct mca_pml_chan_path_t {
     /* Its writes can carry the reverse channel's credits, and its credits
      * are messages worth carrying (pml_chan_pair.c). */
     bool carries;
+    /* A message that arrives before its receive was posted waits where the
+     * transport keeps it (UCX's unexpected queue), never in a slot a later
+     * message uses: a standard-mode send needs no credits on this path
+     * (pml_chan_bind.c:mca_pml_chan_end_flow). */
+    bool buffers;
 };
 
 extern const mca_pml_chan_path_t mca_pml_chan_path_mapped;

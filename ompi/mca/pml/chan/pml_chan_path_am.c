@@ -180,7 +180,7 @@ static bool mca_pml_chan_am_start_now(mca_pml_chan_end_t *end)
  * land only as the worker progresses. */
 void mca_pml_chan_am_choose(mca_pml_chan_end_t *end)
 {
-    bool ok = mca_pml_chan_end_shortcut_ok(end);
+    bool ok = mca_pml_chan_end_shortcut_ok(end) && !end->credits;
 
     end->am_send = ok && end->is_send;
     end->am_recv = ok && !end->is_send;
@@ -237,4 +237,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_am = {
     .start_now = mca_pml_chan_am_start_now,
     .release = NULL,
     .carries = true,
+    .buffers = false,
 };

@@ -23,8 +23,8 @@
  *     copies, and the receiver's worker must run: progress runs it).
  *
  * Writing into the user's buffer is legal: a ready channel's send starts
- * only after its receive did (MPI ready mode), and a synchronous one
- * writes once the credits say so.
+ * only after its receive did (MPI ready mode), and a synchronous or
+ * standard one writes once the credits say so (no slots ahead).
  *
  * The receiver alone chooses (it is the one that knows its buffer); a
  * mapping that fails leaves it on the ring, never fails the bind.  The
@@ -359,4 +359,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_large = {
     .start_now = NULL,
     .release = mca_pml_chan_large_release,
     .carries = false,
+    .buffers = false,
 };

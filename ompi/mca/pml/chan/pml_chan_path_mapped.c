@@ -8,8 +8,8 @@
  * the peer's control block.  No UCX call: a message is done when it is
  * written, and the receiver's load of the word sees the data.
  *
- * The hot path of shared-memory channels does not come here: a ready
- * contiguous send's start and a ready receive's start, look and wait are
+ * The hot path of shared-memory channels does not come here: a ready or
+ * standard contiguous send's start and such a receive's start, look and wait are
  * inline in pml_chan_request_*.c, for the ends this path's connect()
  * flags fast_send and fast_recv (pml_chan_end.h:mca_pml_chan_ring_write_to
  * is the write they share with this one).
@@ -23,7 +23,11 @@
 static int mca_pml_chan_mapped_connect(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *peer,
                                        const char *keys)
 {
-    bool ok = mca_pml_chan_end_shortcut_ok(end);
+    /* Credits: none (ready), or a standard channel's, which the shortcuts
+     * handle (a send's send_limit, a receive's one store), not a
+     * synchronous one's (done only once its receive started) nor
+     * pml_chan_debug_ready's check. */
+    bool ok = mca_pml_chan_end_shortcut_ok(end) && (!end->credits || end->standard);
 
     (void) peer;
     (void) keys;
@@ -31,6 +35,7 @@ static int mca_pml_chan_mapped_connect(mca_pml_chan_end_t *end, const mca_pml_ch
      * fast_recv set: its users check bound too. */
     end->fast_send = ok && end->is_send;
     end->fast_recv = ok && !end->is_send;
+    end->send_limit = end->credits ? 0 : UINT64_MAX;
     end->via_worker = end->uses_worker = false;
     return OMPI_SUCCESS;
 }
@@ -71,4 +76,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_mapped = {
     .start_now = NULL,
     .release = NULL,
     .carries = false,
+    .buffers = false,
 };

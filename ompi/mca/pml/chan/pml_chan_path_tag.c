@@ -236,6 +236,7 @@ const mca_pml_chan_path_t mca_pml_chan_path_tag = {
     .start_now = mca_pml_chan_tag_start_now,
     .release = mca_pml_chan_tag_release,
     .carries = true,
+    .buffers = true,
 };
 
 /* Connect, when the receiver did not take the large path: the TAG path

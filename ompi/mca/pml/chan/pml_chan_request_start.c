@@ -4,7 +4,7 @@
  * MPI_Start/MPI_Startall of a channel (req_start): the general start
  * (start_one: under the end's lock, through the end's path, then
  * report()), and the shortcuts that serve the usual cases without a lock,
- * a call or a stack frame: a mapped ready send's fast start, a ready
+ * a call or a stack frame: a mapped ready or standard send's fast start, a
  * receive's start that only counts, a stream's later starts, and, on the
  * AM and TAG paths, the path's start_now.
  */
@@ -35,7 +35,8 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
     complete = mca_pml_chan_request_report(end);
     if (end->nstart - end->nconsumed >= end->slack) {
         ret = MPI_ERR_REQUEST;          /* the (K+1)-th outstanding start */
-    } else if (end->is_send && !end->spec.sync && end->credits &&
+    } else if (end->is_send && MCA_PML_CHAN_MODE_READY == end->spec.req.send_mode &&
+               end->credits &&
                !mca_pml_chan_ring_credit_ok(end, end->nstart)) {
         opal_show_help("help-pml-chan.txt", "ready before receive", true,
                        ompi_comm_rank(end->spec.req.comm), end->spec.req.peer,
@@ -93,9 +94,10 @@ static inline bool mca_pml_chan_request_idle(const mca_pml_chan_end_t *end)
  * written and done at once, so the request is armed and complete; no lock
  * (no threads), no progress to ask for.  Every other case goes to
  * start_one. */
-static inline bool mca_pml_chan_request_fast_ok(const mca_pml_chan_end_t *end)
+static inline bool mca_pml_chan_request_fast_ok(mca_pml_chan_end_t *end)
 {
-    return end->fast_send && mca_pml_chan_request_idle(end);
+    return end->fast_send && mca_pml_chan_request_idle(end) &&
+           mca_pml_chan_end_room(end, end->nstart);
 }
 
 static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
@@ -126,12 +128,13 @@ static inline bool mca_pml_chan_request_recv_ok(const mca_pml_chan_end_t *end)
 }
 
 /* start_one for a receive end that recv_ok() accepts: no lock (no
- * threads), no credits to report, no recv_post; report() and needs_poll()
- * reduced to their outcome.  The request is armed (active) and pending,
- * without a look at the slot: a fast_recv end is a ready channel's, whose
- * message n is sent only after receive n started (MPI's ready mode), so
- * the message can not be there yet (an erroneous early one is taken by
- * the Wait/Test look or progress all the same).  The end must be in the
+ * threads), no recv_post, a standard channel's credit one store;
+ * report() and needs_poll() reduced to their outcome.  The request is
+ * armed (active) and pending, without a look at the slot: on a ready
+ * channel message n is sent only after receive n started (MPI's ready
+ * mode), so it can not be there yet, and a standard channel's message
+ * that came first (an erroneous early one of a ready channel too) is
+ * taken by the Wait/Test look or progress all the same.  The end must be in the
  * busy list, where it usually is already (the look or progress that took
  * the previous message left it there: mca_pml_chan_progress_end).  Every
  * call a tail call: no stack frame. */
@@ -142,6 +145,7 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 
     end->nconsumed = n;                 /* = ndone: every earlier one was reported */
     end->nstart = n + 1;
+    mca_pml_chan_end_credit_now(end, n);
     mca_common_ompix_request_arm(r, &end->show, mca_pml_chan_request_room(end));
     end->pending_report = false;
     if (REQUEST_COMPLETED == r->req_complete) {
@@ -155,16 +159,19 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 
 /* A stream's later starts: a fast_send, fast_recv or am_recv end (still
  * bound) whose request is armed (active) for an older start and with room
- * for one more (under slack K > 1; the caller checked active).  A send is
+ * for one more (under slack K > 1; the caller checked active); a send
+ * whose earlier messages are all written and whose slot is free
+ * (mca_pml_chan_end_room).  A send is
  * written and done at once, so the request keeps reporting the older one;
  * a receive is only counted (the Wait/Test look or progress moves its
  * data in order; on the TAG path it posts the receive first).  Either way the end stays in
  * the busy list, as start_one would leave it, so that progress presents
  * the next start once the older one is consumed. */
-static inline bool mca_pml_chan_request_more_ok(const mca_pml_chan_end_t *end)
+static inline bool mca_pml_chan_request_more_ok(mca_pml_chan_end_t *end)
 {
-    return (end->fast_send || ((end->fast_recv || end->am_recv) && end->bound)) &&
-           end->nstart - end->nconsumed < end->slack;
+    return end->nstart - end->nconsumed < end->slack &&
+           (end->fast_send ? end->nwritten == end->nstart && mca_pml_chan_end_room(end, end->nstart)
+                           : (end->fast_recv || end->am_recv) && end->bound);
 }
 
 static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_chan_end_t *end)
@@ -174,6 +181,8 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_c
     if (end->is_send) {
         mca_pml_chan_ring_write_contig(end, n);
         end->nwritten = end->ndone = n + 1;
+    } else {
+        mca_pml_chan_end_credit_now(end, n);
     }
     end->nstart = n + 1;
     /* 5.0: shown ACTIVE once the slack is used up (the next start refused). */
@@ -268,8 +277,11 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
         return mca_pml_chan_request_start_other(end, state, requests);
     }
     n = end->nstart;
+    if (OPAL_UNLIKELY(!mca_pml_chan_end_room(end, n))) {
+        return mca_pml_chan_request_start_all(count, requests);
+    }
     k = n & end->slot_mask;             /* fast_send: slack is a power of two */
-    slot = end->peer_mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    slot = end->peer_mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
     src = end->buf + (ptrdiff_t) k * end->incr_bytes;
     if (!mca_pml_chan_copy_small(slot, src, end->bytes)) {
         return mca_pml_chan_request_start_all(count, requests);

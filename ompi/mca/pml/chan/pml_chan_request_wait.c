@@ -28,7 +28,8 @@
 #define MCA_PML_CHAN_SPINS_PER_PROGRESS (4 * MCA_PML_CHAN_POLLS_PER_PROGRESS)
 #endif
 
-/* Message n is in its slot (k = n % K): the copy of ring_recv_poll, and
+/* Message n is in its slot (k = n % K: the user's buffer's index; the
+ * slot's is n % R, R = K or 2K slots, pml_chan_end.h): the copy of ring_recv_poll, and
  * the request, armed, complete: report()'s outcome. */
 static inline void mca_pml_chan_request_take(mca_pml_chan_end_t *end, uint64_t n, uint64_t k,
                                              const char *slot)
@@ -126,7 +127,7 @@ static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
         return -1;
     }
     k = n & end->slot_mask;
-    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    slot = end->mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
     if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) !=
         n + 1) {
         return 0;
@@ -202,7 +203,7 @@ int mca_pml_chan_request_test(ompi_request_t *request)
 static inline bool mca_pml_chan_request_spin(mca_pml_chan_end_t *end)
 {
     uint64_t n = end->ndone, k = n & end->slot_mask;
-    char *slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    char *slot = end->mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
     volatile uint64_t *word = (volatile uint64_t *) (slot + end->seq_off);
 
     for (unsigned int spins = 0; mca_common_ompix_atomic_load_acq_64(word) != n + 1;) {
@@ -311,7 +312,7 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     }
     n = end->ndone;
     k = n & end->slot_mask;
-    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    slot = end->mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
     word = (volatile uint64_t *) (slot + end->seq_off);
     dst = end->buf + (ptrdiff_t) k * end->incr_bytes;
     for (unsigned int spins = 0; mca_common_ompix_atomic_load_acq_64(word) != n + 1;) {

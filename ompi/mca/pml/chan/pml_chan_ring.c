@@ -58,15 +58,9 @@ static void mca_pml_chan_ring_unpack(mca_pml_chan_end_t *end, uint64_t n, const 
     opal_convertor_cleanup(&end->convertor);
 }
 
-static uint64_t mca_pml_chan_ring_credits(mca_pml_chan_end_t *end)
-{
-    return mca_common_ompix_atomic_load_acq_64(
-        (volatile uint64_t *) (end->mem + MCA_PML_CHAN_CTL_CREDITS));
-}
-
 bool mca_pml_chan_ring_credit_ok(mca_pml_chan_end_t *end, uint64_t n)
 {
-    return mca_pml_chan_ring_credits(end) > n;
+    return mca_pml_chan_end_credits(end) > n;
 }
 
 /* AM, TAG, large: message n's data as it leaves, the user's buffer or
@@ -97,16 +91,18 @@ void mca_pml_chan_ring_retire_sent(mca_pml_chan_end_t *end)
 }
 
 /* Writes every started message the receiver may take, then retires
- * those done.  Synchronous channels: message n once credits + ahead > n
- * (receive n - ahead started, so its slot's previous message was taken:
- * ahead is 0, or K when the receiver's ring has 2K slots), and done once
- * its receive started (credits > n).  OMPI_SUCCESS or the error of a
- * failed write. */
+ * those done.  Ends with credits (synchronous and standard-mode channels,
+ * ready ones under debug_ready, whose start checked them already):
+ * message n once credits + ahead > n (receive n - ahead started, so its
+ * slot's previous message was taken: ahead is 0, or K when the receiver's
+ * ring has 2K slots); synchronous: done once its receive started
+ * (credits > n), standard: done once written.  OMPI_SUCCESS or the error
+ * of a failed write. */
 int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
 {
     while (end->nwritten < end->nstart) {
         int ret;
-        if (end->spec.sync && end->nwritten >= end->ahead &&
+        if (end->credits && end->nwritten >= end->ahead &&
             !mca_pml_chan_ring_credit_ok(end, end->nwritten - end->ahead)) {
             break;
         }
@@ -117,9 +113,11 @@ int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
         ++end->nwritten;
     }
     end->path->retire(end);
-    if (end->ahead) {
-        /* Written ahead is not done: a retire counts again from there. */
-        uint64_t credits = mca_pml_chan_ring_credits(end);
+    if (end->spec.sync && end->ahead) {
+        /* Written ahead is not done (synchronous: only once its receive
+         * started; standard mode: written is done): a retire counts again
+         * from there. */
+        uint64_t credits = mca_pml_chan_end_credits(end);
         end->ndone = end->ndone < credits ? end->ndone : credits;
     }
     return OMPI_SUCCESS;

@@ -25,11 +25,14 @@
 
 static __thread bool ompix_chan_in_progress = false;
 
-static void ompix_chan_bind_spec(const ompix_chan_bind_t *b, int sync, size_t bytes,
+/* `mode`: the bound send's (MCA_PML_CHAN_MODE_*), which a receive's spec
+ * names too: the engine's flow control follows it at both ends. */
+static void ompix_chan_bind_spec(const ompix_chan_bind_t *b, int mode, size_t bytes,
                                  mca_pml_chan_spec_t *spec)
 {
     spec->req = b->info;
-    spec->sync = sync;
+    spec->req.send_mode = mode;
+    spec->sync = MCA_PML_CHAN_MODE_SYNCHRONOUS == mode;
     spec->slack = b->slack;
     spec->increment = b->increment;
     spec->bytes = bytes;
@@ -124,7 +127,7 @@ static int ompix_chan_bind_post_send(ompix_chan_bind_t *b)
     int rc;
 
     b->my_tag = ompix_chan_next_tag(b->cs);
-    ompix_chan_bind_spec(b, MCA_PML_CHAN_MODE_SYNCHRONOUS == b->info.send_mode, b->bytes, &spec);
+    ompix_chan_bind_spec(b, b->info.send_mode, b->bytes, &spec);
     ompix_chan_bind_prepare(b, &spec, b->out + sizeof(*w), &len);
     b->blob_len = len;
     w->magic = OMPIX_CHAN_MAGIC_OFFER;
@@ -189,7 +192,7 @@ static void ompix_chan_bind_accept(ompix_chan_bind_t *b, ompix_chan_offer_t *o)
     b->info.tag = w->tag;
     rc = ompix_chan_offer_check(b, o);
     if (MPI_SUCCESS == rc) {
-        ompix_chan_bind_spec(b, MCA_PML_CHAN_MODE_SYNCHRONOUS == w->mode, w->bytes, &spec);
+        ompix_chan_bind_spec(b, w->mode, w->bytes, &spec);
         if (w->blob_len > 0) {
             ompix_chan_bind_prepare(b, &spec, b->out + sizeof(*r), &len);
         }
@@ -293,8 +296,7 @@ static void ompix_chan_bind_finish_send(ompix_chan_bind_t *b)
     int rc = r->rc;
 
     if (MPI_SUCCESS == rc) {
-        ompix_chan_bind_spec(b, MCA_PML_CHAN_MODE_SYNCHRONOUS == b->info.send_mode, b->bytes,
-                             &spec);
+        ompix_chan_bind_spec(b, b->info.send_mode, b->bytes, &spec);
         rc = ompix_chan_bind_connect(b, &spec, b->in + sizeof(*r),
                                      b->blob_len > 0 ? r->blob_len : 0, r->data_tag,
                                      b->info.tag);
