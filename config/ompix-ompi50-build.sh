@@ -9,9 +9,14 @@
 # 4.2.4 or later; Debian 12 has 4.2.2), without Fortran, Java, OpenSHMEM, ROMIO
 # or documentation, and installs it into PREFIX.  Prints the wall and CPU
 # time of configure and of make+install (CI budgets its legs by them).
+# --src builds another 5.0 source tree the same way (the in-tree build,
+# config/ompix-intree-build.sh, passes its copy with ompix dropped in);
+# --fetch-only fetches and unpacks the source into WORK, prints its
+# directory and stops.
 #
 #   config/ompix-ompi50-build.sh [--prefix DIR] [--work DIR] [--jobs N]
-#                                [--no-deps] [-- extra configure args]
+#                                [--src DIR | --fetch-only] [--no-deps]
+#                                [-- extra configure args]
 #
 # The Debian 13 deb-src line is derived from this machine's own apt sources
 # (the Debian 12 entries' archive, suite renamed), and used through a private
@@ -23,18 +28,26 @@ prefix=/opt/openmpi-5.0
 work="${TMPDIR:-/tmp}/ompix-ompi50"
 jobs=$(nproc)
 deps=1
+src=""
+fetch_only=0
 extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) prefix=$2; shift 2 ;;
         --work) work=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
+        --src) src=$(cd "$2" && pwd); shift 2 ;;
+        --fetch-only) fetch_only=1; shift ;;
         --no-deps) deps=0; shift ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,23p' "$0"; exit 0 ;;
         *) echo "ompix-ompi50-build: unknown argument $1" >&2; exit 2 ;;
     esac
 done
+
+# --fetch-only prints the source's directory alone on stdout (fd 3): all
+# else goes to stderr.
+[ $fetch_only = 0 ] || exec 3>&1 1>&2
 
 log() { echo "ompix-ompi50-build: $*"; }
 # Debian 13 is the release that ships Open MPI 5.0; Debian 12 the one whose
@@ -80,7 +93,15 @@ apt_opts=(-o "Dir::Etc::SourceList=$work/apt/none.list"
           -o "Dir::Etc::SourceParts=$work/apt/parts"
           -o "Dir::State::Lists=$work/apt/lists"
           -o "Dir::Cache::pkgcache=" -o "Dir::Cache::srcpkgcache=")
-src=$(ls -d "$work"/openmpi-5.0.* 2>/dev/null | head -n 1 || true)
+# The build directory: one per source tree, so that the in-tree build's
+# and a stock build can share WORK (and the fetched source).
+build="$work/build"
+if [ -n "$src" ]; then
+    build="$work/build-$(basename "$src")"
+    [ -f "$src/configure" ] ||
+        { echo "ompix-ompi50-build: $src has no configure (run its autogen.pl)" >&2; exit 1; }
+fi
+[ -n "$src" ] || src=$(ls -d "$work"/openmpi-5.0.* 2>/dev/null | head -n 1 || true)
 if [ -z "$src" ] || [ ! -f "$src/configure" ]; then
     : > "$work/apt/none.list"
     # One entry per archive: a machine with deb-src lines of its own for
@@ -101,6 +122,10 @@ fi
 version=$(sed -n 's/^major=//p;s/^minor=//p' "$src/VERSION" | paste -sd.)
 [ "$version" = 5.0 ] ||
     { echo "ompix-ompi50-build: $src is Open MPI $version, not 5.0" >&2; exit 1; }
+if [ $fetch_only = 1 ]; then
+    echo "$src" >&3
+    exit 0
+fi
 
 # Lean: C only; no docs (the tarball's prebuilt man pages are installed, no
 # Sphinx run); no ROMIO, OpenSHMEM or Java; the transports are ob1's
@@ -129,7 +154,6 @@ ompix_ompi50_fix_headers() {
     done
 }
 
-build="$work/build"
 rm -rf "$build"
 mkdir -p "$build"
 cd "$build"

@@ -7,9 +7,9 @@ dnl  - BUILD_MPI_BINDINGS_LAYER (AM_CONDITIONAL): true when the MPIX_ names
 dnl    need their own copy of the code (profile/ then defines only PMPIX_),
 dnl    i.e. when the installed Open MPI was built without weak symbols;
 dnl  - LN_S, used by profile/ directories to link the sources they compile;
-dnl  - OMPIX_RELEASE_DATE (RELEASE-DATE), which the .3in.3 rule of
-dnl    Makefile.ompi-rules puts into the man pages where Open MPI's puts the
-dnl    date from its VERSION file.
+dnl  - OMPI_RELEASE_DATE (RELEASE-DATE: ompix's, where Open MPI's configure
+dnl    gives the date from its VERSION file), which the .3in.3 rule of
+dnl    ompi/mca/common/ompix/Makefile.ompix-rules puts into the man pages.
 dnl Requires CPPFLAGS to find Open MPI's internal headers.
 AC_DEFUN([OMPIX_MPIEXT_SETUP], [
     AC_REQUIRE([AC_PROG_LN_S])
@@ -24,5 +24,5 @@ AC_DEFUN([OMPIX_MPIEXT_SETUP], [
              [ompix_cv_weak_symbols=yes],
              [ompix_cv_weak_symbols=no])])
     AM_CONDITIONAL([BUILD_MPI_BINDINGS_LAYER], [test "$ompix_cv_weak_symbols" = "no"])
-    AC_SUBST([OMPIX_RELEASE_DATE], ["$1"])
+    AC_SUBST([OMPI_RELEASE_DATE], ["$1"])
 ])

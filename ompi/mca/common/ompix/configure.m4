@@ -35,7 +35,8 @@ AC_DEFUN([MCA_ompi_common_ompix_CONFIG], [
                 common_ompix_LIBS="$UCX_LIBS $OMPIX_OMPI_COMMON_UCX_LIBS"])],
         [OMPI_CHECK_UCX([common_ompix],
                         [common_ompix_have_ucx=yes
-                         common_ompix_LIBS="$common_ompix_LIBS \$(OPAL_TOP_BUILDDIR)/opal/mca/common/ucx/lib\$(OPAL_LIB_PREFIX)mca_common_ucx.la"],
+                         AS_IF([test "$BUILD_opal_common_ucx_DSO" = "1"],
+                               [common_ompix_LIBS="$common_ompix_LIBS \$(OPAL_TOP_BUILDDIR)/opal/mca/common/ucx/lib\$(OPAL_LIB_PREFIX)\$(OPAL_LIB_NAME)mca_common_ucx.la"])],
                         [common_ompix_have_ucx=no])])
     AM_CONDITIONAL([MCA_COMMON_OMPIX_HAVE_UCX], [test "$common_ompix_have_ucx" = "yes"])
     AC_MSG_CHECKING([whether common/ompix has UCX support])
