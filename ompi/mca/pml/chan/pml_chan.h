@@ -66,6 +66,7 @@ typedef struct mca_pml_chan_component_t {
     unsigned int idle_calls;        /* progress calls with nothing outstanding */
     volatile int32_t outstanding;   /* ends with starts not yet done */
     opal_list_t busy;               /* those ends */
+    bool walking;                   /* progress is walking them (pml_chan_progress.c) */
     opal_list_t ends;               /* every connected end (finalize releases them) */
     opal_list_t zombies;            /* unbound ends whose memory a peer may still write */
     opal_list_t spares;             /* memory no peer writes, kept for the next bind */

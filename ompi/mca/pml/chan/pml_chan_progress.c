@@ -68,23 +68,25 @@ static __opal_attribute_noinline__ int mca_pml_chan_progress_idle(mca_pml_chan_c
     return 0;
 }
 
-int mca_pml_chan_progress(void)
+/* The walk over the busy ends.  It must not nest: a credit or "gone"
+ * sent on its own (mca_pml_chan_ring_credit_send from a receive end's
+ * recv_poll) waits for its active message to leave with
+ * opal_common_ucx_wait_request, which over TCP, when the socket did not
+ * take it at once, runs opal_progress and so this callback again.  A
+ * nested walk removed ends the outer one was about to visit (its `next`),
+ * and the outer one then removed them a second time: the list lost ends
+ * still marked busy, whose sends (a credit landed, the message done)
+ * nobody looked at again, a hang (test/bundle/bundle_dissem.c, 3 ranks
+ * over TCP).  The nested call only lets the wait run the worker, which it
+ * does itself.  With threads the component's lock (a trylock, not
+ * recursive) already keeps a nested call out. */
+static int mca_pml_chan_progress_walk(mca_pml_chan_component_t *c)
 {
-    mca_pml_chan_component_t *c = &mca_pml_chan_component;
     mca_pml_chan_end_t *done[MCA_PML_CHAN_PROGRESS_BATCH];
     opal_list_item_t *item, *next;
     int n = 0;
 
-    /* An idle process pays this load (and, with ends on UCX, a test). */
-    if (0 == c->outstanding) {
-        return OPAL_LIKELY(!c->have_worker_ends) ? 0 : mca_pml_chan_progress_idle(c);
-    }
-    if (opal_using_threads() && 0 != opal_mutex_trylock(&c->lock)) {
-        return 0;                       /* another thread is at it */
-    }
-    if (c->have_worker_ends) {
-        (void) ucp_worker_progress(c->ucx.worker);
-    }
+    c->walking = true;
     OPAL_LIST_FOREACH_SAFE(item, next, &c->busy, opal_list_item_t) {
         mca_pml_chan_end_t *end = (mca_pml_chan_end_t *)
             ((char *) item - offsetof(mca_pml_chan_end_t, busy_item));
@@ -101,11 +103,34 @@ int mca_pml_chan_progress(void)
             }
         }
     }
+    c->walking = false;
     if (opal_using_threads()) {
         opal_mutex_unlock(&c->lock);
     }
+    /* Completion callbacks (a bundle starting its next round) may start
+     * ends and progress again: the walk is over. */
     for (int i = 0; i < n; ++i) {
         ompi_request_complete(&done[i]->super, true);
     }
     return n;
+}
+
+int mca_pml_chan_progress(void)
+{
+    mca_pml_chan_component_t *c = &mca_pml_chan_component;
+
+    /* An idle process pays this load (and, with ends on UCX, a test). */
+    if (0 == c->outstanding) {
+        return OPAL_LIKELY(!c->have_worker_ends) ? 0 : mca_pml_chan_progress_idle(c);
+    }
+    if (opal_using_threads() && 0 != opal_mutex_trylock(&c->lock)) {
+        return 0;                       /* another thread is at it */
+    }
+    if (OPAL_UNLIKELY(c->walking)) {
+        return 0;                       /* nested, from a wait inside the walk */
+    }
+    if (c->have_worker_ends) {
+        (void) ucp_worker_progress(c->ucx.worker);
+    }
+    return mca_pml_chan_progress_walk(c);
 }
