@@ -106,12 +106,10 @@ int main(int argc, char **argv)
 {
     MPI_T_pvar_handle ch, st;
     MPI_Request nc, nc2;
-    int provided, rank, size, index = -1;
+    int provided, index = -1;
 
     ompix_chan_add_to_pml_list();
-    ompix_test_init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ompix_test_init(&argc, &argv);    /* sets rank and size */
     CHECK(MPI_SUCCESS == MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
     CHECK(MPI_SUCCESS != MPI_T_pvar_get_index("mpi_chan_fallback_starts",
                                               MPI_T_PVAR_CLASS_COUNTER, &index));

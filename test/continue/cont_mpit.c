@@ -134,13 +134,9 @@ int main(int argc, char **argv)
 {
     MPI_T_pvar_handle reg, run, reg2;
     MPI_Request cr, r, bad = MPI_REQUEST_NULL;
-    int provided, rank, size, left, right, x = 0, y = 0;
+    int provided, x = 0, y = 0;
 
-    ompix_test_init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    left = (rank + size - 1) % size;
-    right = (rank + 1) % size;
+    ompix_test_init(&argc, &argv);    /* sets left and right */
     CHECK(MPI_SUCCESS == MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
     CHECK(MPI_SUCCESS == MPIX_Continue_init(MPI_INFO_NULL, &cr));
     CHECK(MPI_SUCCESS == MPI_T_pvar_session_create(&session));

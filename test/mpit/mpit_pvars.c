@@ -14,7 +14,11 @@
  * started 100 times counts 100 starts and its bytes on its path on both
  * ends, and stays counted after unbind; persistent collectives count their
  * starts under their algorithm; 100 put_notify are +100 issued
- * notifications, one to MPI_PROC_NULL nothing.
+ * notifications, one to MPI_PROC_NULL nothing; 100 continuations are +100
+ * registered and +100 run (looked up after MPIX_Continue_init, which
+ * registers them); a channel to MPI_PROC_NULL (always on the generic
+ * fallback) started 100 times is +100 fallback starts, one more such
+ * channel +1 fallback channel (looked up after the first one).
  */
 #include "ompix_test.h"
 #include "ompix_chan_pml.h"
@@ -403,6 +407,83 @@ static void test_notify(void)
 }
 #endif
 
+static void expect_value(MPI_T_pvar_handle h, const char *name, unsigned long long want)
+{
+    unsigned long long v = readh(h);
+
+    if (want != v) {
+        printf("rank %d: %s %llu, expected %llu\n", rank, name, v, want);
+        ompix_test_failures++;
+    }
+}
+
+#ifdef OMPI_HAVE_MPI_EXT_CONTINUE
+static void count_cb(MPI_Status *st, void *data)
+{
+    (void) st;
+    ++*(int *) data;
+}
+
+/* N continuations on receives from the left and sends to the right. */
+static void test_continue(void)
+{
+    MPI_T_pvar_handle reg, run;
+    MPI_Request cr;
+    int sbuf = 1, rbuf[N / 2], ran = 0;
+
+    CHECK(MPI_SUCCESS == MPIX_Continue_init(MPI_INFO_NULL, &cr));
+    reg = handle_on("mpi_continue_registered", NULL);
+    run = handle_on("mpi_continue_run", NULL);
+    for (int i = 0; i < N / 2; ++i) {
+        MPI_Request r[2];
+
+        CHECK(MPI_SUCCESS == MPI_Irecv(&rbuf[i], 1, MPI_INT, left, i, MPI_COMM_WORLD, &r[0]));
+        CHECK(MPI_SUCCESS == MPI_Isend(&sbuf, 1, MPI_INT, right, i, MPI_COMM_WORLD, &r[1]));
+        CHECK(MPI_SUCCESS == MPIX_Continue(&r[0], count_cb, &ran, 0, MPI_STATUS_IGNORE, cr));
+        CHECK(MPI_SUCCESS == MPIX_Continue(&r[1], count_cb, &ran, 0, MPI_STATUS_IGNORE, cr));
+    }
+    CHECK(MPI_SUCCESS == MPI_Wait(&cr, MPI_STATUS_IGNORE));
+    CHECK(N == ran);
+    expect_value(reg, "mpi_continue_registered", N);
+    expect_value(run, "mpi_continue_run", N);
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &run));
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &reg));
+    CHECK(MPI_SUCCESS == MPI_Request_free(&cr));
+}
+#endif
+
+#ifdef OMPI_HAVE_MPI_EXT_CHAN
+static MPI_Request null_channel(void)
+{
+    MPI_Request req, chan = MPI_REQUEST_NULL;
+    int x = 0;
+
+    CHECK(MPI_SUCCESS == MPI_Send_init(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &req));
+    CHECK(MPI_SUCCESS == MPIX_Bind_channel(req, &chan, MPI_INFO_NULL));
+    CHECK(MPI_SUCCESS == MPI_Request_free(&req));
+    return chan;
+}
+
+static void test_fallback(void)
+{
+    MPI_Request c1 = null_channel(), c2;
+    MPI_T_pvar_handle ch = handle_on("mpi_chan_fallback_channels", NULL);
+    MPI_T_pvar_handle st = handle_on("mpi_chan_fallback_starts", NULL);
+
+    for (int i = 0; i < N; ++i) {
+        CHECK(MPI_SUCCESS == MPI_Start(&c1));
+        CHECK(MPI_SUCCESS == MPI_Wait(&c1, MPI_STATUS_IGNORE));
+    }
+    c2 = null_channel();
+    expect_value(ch, "mpi_chan_fallback_channels", 1);
+    expect_value(st, "mpi_chan_fallback_starts", N);
+    CHECK(MPI_SUCCESS == MPIX_Unbind_channel(&c2));
+    CHECK(MPI_SUCCESS == MPIX_Unbind_channel(&c1));
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &st));
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &ch));
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int provided, index[NEXPECTED];
@@ -421,6 +502,10 @@ int main(int argc, char **argv)
 #endif
 #ifdef OMPI_HAVE_MPI_EXT_CHAN
     test_channels();
+    test_fallback();
+#endif
+#ifdef OMPI_HAVE_MPI_EXT_CONTINUE
+    test_continue();
 #endif
     CHECK(MPI_SUCCESS == MPI_T_pvar_session_free(&session));
     MPI_T_finalize();
