@@ -12,9 +12,9 @@
  * slack outstanding: +0), one more MPI_PROC_NULL channel (+1).
  */
 #include "ompix_test.h"
+#include "ompix_mpit.h"
 #include "ompix_chan_pml.h"
 
-#include <string.h>
 
 #define ROUNDS 100
 
@@ -22,40 +22,17 @@ static MPI_T_pvar_session session;
 
 static MPI_T_pvar_handle handle_of(const char *name)
 {
-    char n[256], desc[1024];
-    int nlen = sizeof(n), dlen = sizeof(desc), verb, cls, bind, ro, cont, atomic;
-    int index = -1, count = 0;
-    MPI_Datatype type;
-    MPI_T_enum et;
-    MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
+    MPI_T_pvar_handle h = ompix_mpit_pvar_counter(session, name);
 
-    CHECK(MPI_SUCCESS == MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index));
-    CHECK(MPI_SUCCESS == MPI_T_pvar_get_info(index, n, &nlen, &verb, &cls, &type, &et, desc,
-                                             &dlen, &bind, &ro, &cont, &atomic));
-    CHECK(0 == strcmp(n, name) && MPI_T_PVAR_CLASS_COUNTER == cls);
-    CHECK(MPI_UNSIGNED_LONG_LONG == type && MPI_T_BIND_NO_OBJECT == bind);
-    CHECK(ro && cont && dlen > 1);
-    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_alloc(session, index, NULL, &h, &count));
-    CHECK(1 == count);
+    CHECK(MPI_T_PVAR_HANDLE_NULL != h);
     return h;
-}
-
-static unsigned long long readh(MPI_T_pvar_handle h)
-{
-    unsigned long long v = ~0ULL;
-
-    CHECK(MPI_SUCCESS == MPI_T_pvar_read(session, h, &v));
-    return v;
 }
 
 static MPI_Request null_channel(void)
 {
-    MPI_Request req, chan = MPI_REQUEST_NULL;
-    int x = 0;
+    MPI_Request chan = ompix_chan_null_channel();
 
-    CHECK(MPI_SUCCESS == MPI_Send_init(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &req));
-    CHECK(MPI_SUCCESS == MPIX_Bind_channel(req, &chan, MPI_INFO_NULL));
-    CHECK(MPI_SUCCESS == MPI_Request_free(&req));
+    CHECK(MPI_REQUEST_NULL != chan);
     return chan;
 }
 
@@ -93,13 +70,8 @@ static void pair(int rank)
 static void expect(MPI_T_pvar_handle ch, MPI_T_pvar_handle st, unsigned long long c,
                    unsigned long long s)
 {
-    unsigned long long got_c = readh(ch), got_s = readh(st);
-
-    if (got_c != c || got_s != s) {
-        fprintf(stderr, "channels %llu (expected %llu), starts %llu (expected %llu)\n", got_c,
-                c, got_s, s);
-    }
-    CHECK(got_c == c && got_s == s);
+    CHECK(ompix_mpit_pvar_expect(session, ch, "mpi_chan_fallback_channels", c));
+    CHECK(ompix_mpit_pvar_expect(session, st, "mpi_chan_fallback_starts", s));
 }
 
 int main(int argc, char **argv)

@@ -22,6 +22,7 @@
  */
 #include "ompix_test.h"
 #include "ompix_chan_pml.h"
+#include "ompix_mpit.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -407,16 +408,6 @@ static void test_notify(void)
 }
 #endif
 
-static void expect_value(MPI_T_pvar_handle h, const char *name, unsigned long long want)
-{
-    unsigned long long v = readh(h);
-
-    if (want != v) {
-        printf("rank %d: %s %llu, expected %llu\n", rank, name, v, want);
-        ompix_test_failures++;
-    }
-}
-
 #ifdef OMPI_HAVE_MPI_EXT_CONTINUE
 static void count_cb(MPI_Status *st, void *data)
 {
@@ -444,8 +435,8 @@ static void test_continue(void)
     }
     CHECK(MPI_SUCCESS == MPI_Wait(&cr, MPI_STATUS_IGNORE));
     CHECK(N == ran);
-    expect_value(reg, "mpi_continue_registered", N);
-    expect_value(run, "mpi_continue_run", N);
+    CHECK(ompix_mpit_pvar_expect(session, reg, "mpi_continue_registered", N));
+    CHECK(ompix_mpit_pvar_expect(session, run, "mpi_continue_run", N));
     CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &run));
     CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &reg));
     CHECK(MPI_SUCCESS == MPI_Request_free(&cr));
@@ -455,12 +446,9 @@ static void test_continue(void)
 #ifdef OMPI_HAVE_MPI_EXT_CHAN
 static MPI_Request null_channel(void)
 {
-    MPI_Request req, chan = MPI_REQUEST_NULL;
-    int x = 0;
+    MPI_Request chan = ompix_chan_null_channel();
 
-    CHECK(MPI_SUCCESS == MPI_Send_init(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &req));
-    CHECK(MPI_SUCCESS == MPIX_Bind_channel(req, &chan, MPI_INFO_NULL));
-    CHECK(MPI_SUCCESS == MPI_Request_free(&req));
+    CHECK(MPI_REQUEST_NULL != chan);
     return chan;
 }
 
@@ -475,8 +463,8 @@ static void test_fallback(void)
         CHECK(MPI_SUCCESS == MPI_Wait(&c1, MPI_STATUS_IGNORE));
     }
     c2 = null_channel();
-    expect_value(ch, "mpi_chan_fallback_channels", 1);
-    expect_value(st, "mpi_chan_fallback_starts", N);
+    CHECK(ompix_mpit_pvar_expect(session, ch, "mpi_chan_fallback_channels", 1));
+    CHECK(ompix_mpit_pvar_expect(session, st, "mpi_chan_fallback_starts", N));
     CHECK(MPI_SUCCESS == MPIX_Unbind_channel(&c2));
     CHECK(MPI_SUCCESS == MPIX_Unbind_channel(&c1));
     CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &st));
