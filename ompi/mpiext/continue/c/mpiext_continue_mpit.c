@@ -45,11 +45,16 @@ static int ompix_cont_mpit_read_run(const struct mca_base_pvar_t *pvar, void *va
 static int ompix_cont_mpit_read_registered(const struct mca_base_pvar_t *pvar, void *value,
                                            void *obj)
 {
+    int64_t n = (int64_t) ompix_cont_mpit_runs() + ompix_cont_global.reg_adjust;
     opal_list_item_t *item;
-    int64_t n;
 
     (void) pvar;
     (void) obj;
+    /* After MPI_Finalize (MPI_T outlives it) the lock and the list are
+     * gone, and so is every pending continuation. */
+    if (!ompix_cont_global.initialized) {
+        return mca_common_ompix_pvar_set(value, (unsigned long long) n);
+    }
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     n = (int64_t) ompix_cont_global.num_run + ompix_cont_global.reg_adjust;
     OPAL_LIST_FOREACH(item, &ompix_cont_global.creqs, opal_list_item_t) {
