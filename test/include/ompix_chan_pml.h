@@ -24,4 +24,23 @@ static inline void ompix_chan_add_to_pml_list(void)
     }
 }
 
+#ifdef OMPI_HAVE_MPI_EXT_CHAN
+/* A channel bound from a send to MPI_PROC_NULL (always on the generic
+ * fallback), its request freed; MPI_REQUEST_NULL if the bind failed. */
+static inline MPI_Request ompix_chan_null_channel(void)
+{
+    static int x;
+    MPI_Request req, chan = MPI_REQUEST_NULL;
+
+    if (MPI_SUCCESS != MPI_Send_init(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &req)) {
+        return MPI_REQUEST_NULL;
+    }
+    if (MPI_SUCCESS != MPIX_Bind_channel(req, &chan, MPI_INFO_NULL)) {
+        chan = MPI_REQUEST_NULL;
+    }
+    MPI_Request_free(&req);
+    return chan;
+}
+#endif
+
 #endif /* OMPIX_CHAN_PML_H */

@@ -2,13 +2,14 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * Reading MCA parameters as MPI_T control variables, for the tests that
- * check what Open MPI's variable system made of a setting.  Needs
- * MPI_T_init_thread first.
+ * check what Open MPI's variable system made of a setting, and ompix's
+ * process-wide performance counters.  Needs MPI_T_init_thread first.
  */
 #ifndef OMPIX_MPIT_H
 #define OMPIX_MPIT_H
 
 #include <mpi.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The value of the control variable NAME into BUF, which holds CAPACITY
@@ -68,6 +69,59 @@ static inline int ompix_mpit_cvar_enum(const char *name, int value, char *value_
         value_name[0] = '\0';
     }
     return num;
+}
+
+/* A handle in SESSION on the process-wide counter NAME, after checking it
+ * is what ompix registers (a read-only continuous counter of unsigned long
+ * long bound to no object, with a description); MPI_T_PVAR_HANDLE_NULL if
+ * anything differs. */
+static inline MPI_T_pvar_handle ompix_mpit_pvar_counter(MPI_T_pvar_session session,
+                                                        const char *name)
+{
+    char n[256], desc[1024];
+    int nlen = sizeof(n), dlen = sizeof(desc), verb, cls, bind, ro, cont, atomic;
+    int index = -1, count = 0;
+    MPI_Datatype type;
+    MPI_T_enum et;
+    MPI_T_pvar_handle h = MPI_T_PVAR_HANDLE_NULL;
+
+    if (MPI_SUCCESS != MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index)
+        || MPI_SUCCESS != MPI_T_pvar_get_info(index, n, &nlen, &verb, &cls, &type, &et, desc,
+                                              &dlen, &bind, &ro, &cont, &atomic)
+        || 0 != strcmp(n, name) || MPI_T_PVAR_CLASS_COUNTER != cls
+        || MPI_UNSIGNED_LONG_LONG != type || MPI_T_BIND_NO_OBJECT != bind || !ro || !cont
+        || dlen <= 1) {
+        return MPI_T_PVAR_HANDLE_NULL;
+    }
+    if (MPI_SUCCESS != MPI_T_pvar_handle_alloc(session, index, NULL, &h, &count)
+        || 1 != count) {
+        return MPI_T_PVAR_HANDLE_NULL;
+    }
+    return h;
+}
+
+/* A counter's value through handle H (~0 if the read fails). */
+static inline unsigned long long ompix_mpit_pvar_value(MPI_T_pvar_session session,
+                                                       MPI_T_pvar_handle h)
+{
+    unsigned long long v = ~0ULL;
+
+    if (MPI_SUCCESS != MPI_T_pvar_read(session, h, &v)) {
+        return ~0ULL;
+    }
+    return v;
+}
+
+/* Whether counter NAME reads WANT through H; says what it read if not. */
+static inline int ompix_mpit_pvar_expect(MPI_T_pvar_session session, MPI_T_pvar_handle h,
+                                         const char *name, unsigned long long want)
+{
+    unsigned long long v = ompix_mpit_pvar_value(session, h);
+
+    if (v != want) {
+        fprintf(stderr, "%s: %llu, expected %llu\n", name, v, want);
+    }
+    return v == want;
 }
 
 #endif /* OMPIX_MPIT_H */

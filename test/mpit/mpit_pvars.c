@@ -14,10 +14,15 @@
  * started 100 times counts 100 starts and its bytes on its path on both
  * ends, and stays counted after unbind; persistent collectives count their
  * starts under their algorithm; 100 put_notify are +100 issued
- * notifications, one to MPI_PROC_NULL nothing.
+ * notifications, one to MPI_PROC_NULL nothing; 100 continuations are +100
+ * registered and +100 run (looked up after MPIX_Continue_init, which
+ * registers them); a channel to MPI_PROC_NULL (always on the generic
+ * fallback) started 100 times is +100 fallback starts, one more such
+ * channel +1 fallback channel (looked up after the first one).
  */
 #include "ompix_test.h"
 #include "ompix_chan_pml.h"
+#include "ompix_mpit.h"
 #include "ompix_persist_algs.h"
 
 #include <stdbool.h>
@@ -396,6 +401,70 @@ static void test_notify(void)
 }
 #endif
 
+#ifdef OMPI_HAVE_MPI_EXT_CONTINUE
+static void count_cb(MPI_Status *st, void *data)
+{
+    (void) st;
+    ++*(int *) data;
+}
+
+/* N continuations on receives from the left and sends to the right. */
+static void test_continue(void)
+{
+    MPI_T_pvar_handle reg, run;
+    MPI_Request cr;
+    int sbuf = 1, rbuf[N / 2], ran = 0;
+
+    CHECK(MPI_SUCCESS == MPIX_Continue_init(MPI_INFO_NULL, &cr));
+    reg = handle_on("mpi_continue_registered", NULL);
+    run = handle_on("mpi_continue_run", NULL);
+    for (int i = 0; i < N / 2; ++i) {
+        MPI_Request r[2];
+
+        CHECK(MPI_SUCCESS == MPI_Irecv(&rbuf[i], 1, MPI_INT, left, i, MPI_COMM_WORLD, &r[0]));
+        CHECK(MPI_SUCCESS == MPI_Isend(&sbuf, 1, MPI_INT, right, i, MPI_COMM_WORLD, &r[1]));
+        CHECK(MPI_SUCCESS == MPIX_Continue(&r[0], count_cb, &ran, 0, MPI_STATUS_IGNORE, cr));
+        CHECK(MPI_SUCCESS == MPIX_Continue(&r[1], count_cb, &ran, 0, MPI_STATUS_IGNORE, cr));
+    }
+    CHECK(MPI_SUCCESS == MPI_Wait(&cr, MPI_STATUS_IGNORE));
+    CHECK(N == ran);
+    CHECK(ompix_mpit_pvar_expect(session, reg, "mpi_continue_registered", N));
+    CHECK(ompix_mpit_pvar_expect(session, run, "mpi_continue_run", N));
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &run));
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &reg));
+    CHECK(MPI_SUCCESS == MPI_Request_free(&cr));
+}
+#endif
+
+#ifdef OMPI_HAVE_MPI_EXT_CHAN
+static MPI_Request null_channel(void)
+{
+    MPI_Request chan = ompix_chan_null_channel();
+
+    CHECK(MPI_REQUEST_NULL != chan);
+    return chan;
+}
+
+static void test_fallback(void)
+{
+    MPI_Request c1 = null_channel(), c2;
+    MPI_T_pvar_handle ch = handle_on("mpi_chan_fallback_channels", NULL);
+    MPI_T_pvar_handle st = handle_on("mpi_chan_fallback_starts", NULL);
+
+    for (int i = 0; i < N; ++i) {
+        CHECK(MPI_SUCCESS == MPI_Start(&c1));
+        CHECK(MPI_SUCCESS == MPI_Wait(&c1, MPI_STATUS_IGNORE));
+    }
+    c2 = null_channel();
+    CHECK(ompix_mpit_pvar_expect(session, ch, "mpi_chan_fallback_channels", 1));
+    CHECK(ompix_mpit_pvar_expect(session, st, "mpi_chan_fallback_starts", N));
+    CHECK(MPI_SUCCESS == MPIX_Unbind_channel(&c2));
+    CHECK(MPI_SUCCESS == MPIX_Unbind_channel(&c1));
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &st));
+    CHECK(MPI_SUCCESS == MPI_T_pvar_handle_free(session, &ch));
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int provided, index[NEXPECTED];
@@ -414,6 +483,10 @@ int main(int argc, char **argv)
 #endif
 #ifdef OMPI_HAVE_MPI_EXT_CHAN
     test_channels();
+    test_fallback();
+#endif
+#ifdef OMPI_HAVE_MPI_EXT_CONTINUE
+    test_continue();
 #endif
     CHECK(MPI_SUCCESS == MPI_T_pvar_session_free(&session));
     MPI_T_finalize();

@@ -250,6 +250,7 @@ static ompix_chan_slot_t *ompix_chan_fb_slot_get(ompix_chan_fb_t *fb, int index)
  * (a start to MPI_PROC_NULL that is now the oldest).  Lock held. */
 static bool ompix_chan_fb_count_start(ompix_chan_fb_t *fb, int index)
 {
+    ompix_chan_fb_mpit_started();
     if (0 == fb->outstanding++) {
         fb->presented = false;
         fb->super.req_status = ompi_status_empty;
@@ -376,6 +377,7 @@ static int ompix_chan_fb_ring(ompix_chan_fb_t *fb, int slack)
     if (NULL == fb->ring) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
+    ompix_chan_fb_mpit_created();
     if (fb->slack > 1) {
         fb->watched = true;
         opal_atomic_add_fetch_32(&ompix_chan_global.num_watched, 1);

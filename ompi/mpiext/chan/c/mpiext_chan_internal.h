@@ -265,6 +265,13 @@ int ompix_chan_fb_create_null(int slack, ompi_request_t **chan);
 void ompix_chan_fb_settle(ompix_chan_fb_t *fb);
 void ompix_chan_fb_hold(ompix_chan_fb_t *fb);
 int ompix_chan_fb_start(size_t count, ompi_request_t **reqs);
+/* mpiext_chan_fallback_mpit.c: MPI_T's mpi_chan_fallback_{channels,starts}. */
+void ompix_chan_fb_mpit_created(void);
+extern volatile int64_t ompix_chan_fb_mpit_starts;
+static inline void ompix_chan_fb_mpit_started(void)
+{
+    opal_atomic_add_fetch_64(&ompix_chan_fb_mpit_starts, 1);
+}
 void ompix_chan_fb_destroy(ompix_chan_fb_t *fb, bool finalizing);
 
 /* mpiext_chan_unbind.c */

@@ -337,6 +337,7 @@ static int ompix_cont_op_start_wrapper(size_t count, ompi_request_t **reqs)
             if (!op->cont->armed) {
                 op->cont->armed = true;
                 ompix_cont_request_activate(op->cont->creq);
+                ompix_cont_global.reg_adjust--;
             }
             OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
         } else {
@@ -536,6 +537,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
 
     OPAL_THREAD_LOCK(&ompix_cont_global.lock);
     creq->num_conts++;
+    ompix_cont_global.reg_adjust++;     /* MPI_T (mpiext_continue_mpit.c) */
     n = 0;
     for (int i = 0; i < count; ++i) {
         ompix_cont_op_t *op, *prev;
@@ -568,6 +570,7 @@ int ompix_cont_register(ompix_cont_request_t *creq, int count,
     if (any_active || !persistent) {
         cont->armed = true;
         ompix_cont_request_activate(creq);
+        ompix_cont_global.reg_adjust--;
     }
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
 

@@ -154,6 +154,15 @@ typedef struct ompix_cont_global_t {
     volatile int32_t num_ready; /* continuations queued on any ready list */
     volatile int32_t num_watched;
     mca_common_ompix_reqfn_layer_t reqfn; /* our test/wait layer (mpiext_continue_wait.c) */
+    /* MPI_T's continue_run and, derived from it, continue_registered
+     * (mpiext_continue_mpit.c), written under the lock.  num_run: runs,
+     * counted beside the deactivation of the continuation request each
+     * run makes anyway (one add).  reg_adjust: registrations on the
+     * general path minus its activations (re-arms included; both off the
+     * lean path), as every activation of the lean path is a
+     * registration. */
+    uint64_t num_run;
+    int64_t reg_adjust;
     bool initialized;
 } ompix_cont_global_t;
 
@@ -163,6 +172,9 @@ extern ompix_cont_global_t ompix_cont_global __attribute__((visibility("hidden")
 
 /* mpiext_continue_progress.c */
 int ompix_cont_global_init(void);
+/* mpiext_continue_mpit.c: MPI_T's continue_registered and continue_run,
+ * registered at the first MPIX_Continue_init. */
+void ompix_cont_mpit_register(void);
 int ompix_cont_drain(ompix_cont_request_t *creq, int max);
 /* Whether creq has ready continuations; without the lock it is a hint (a
  * continuation queued meanwhile waits for the next look). */
@@ -245,6 +257,7 @@ static inline void ompix_cont_request_activate(ompix_cont_request_t *creq)
 static inline bool ompix_cont_request_deactivate_locked(ompix_cont_request_t *creq, bool failed,
                                                        bool threads)
 {
+    ompix_cont_global.num_run++;
     failed |= creq->failed;
     creq->failed = failed;
     if (0 != --creq->num_active) {

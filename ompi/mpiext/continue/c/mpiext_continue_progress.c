@@ -259,6 +259,7 @@ static int ompix_cont_global_setup(void)
     OBJ_CONSTRUCT(&ompix_cont_global.conts, opal_free_list_t);
     ompix_cont_global.num_ready = 0;
     ompix_cont_global.num_watched = 0;
+    ompix_cont_mpit_register();
 
     rc = opal_hash_table_init(&ompix_cont_global.persistent, 64);
     if (OPAL_SUCCESS != rc) {
