@@ -22,7 +22,7 @@
 #include <stdlib.h>
 
 #include "opal/runtime/opal_progress.h"
-#include "opal/threads/wait_sync.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/errhandler/errhandler.h"
 
 #include "mpiext_chan_bundle.h"
