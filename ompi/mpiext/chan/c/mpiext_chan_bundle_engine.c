@@ -98,7 +98,7 @@ static int ompix_bundle_engine_member_done(ompi_request_t *req)
     void *old;
 
     req->req_state = OMPI_REQUEST_INACTIVE;
-    old = OPAL_ATOMIC_SWAP_PTR(&req->req_complete, REQUEST_COMPLETED);
+    old = (void *) OPAL_ATOMIC_SWAP_PTR(&req->req_complete, REQUEST_COMPLETED); /* intptr_t on 5.0 */
     if (REQUEST_PENDING != old && REQUEST_COMPLETED != old) {
         wait_sync_update((ompi_wait_sync_t *) old, 1, req->req_status.MPI_ERROR);
     }
