@@ -30,6 +30,7 @@
 
 #include "ompix_chan_pml.h"
 #include "../include/ompix_bench.h"
+#include "../../test/include/ompix_pcoll.h"    /* MPIX_Neighbor_alltoall_init on 5.0 too */
 
 #define RUNS 5
 
