@@ -50,6 +50,7 @@ static const expected_pvar_t expected[] = {
     {"coll_persist_starts_allreduce_ring", MPI_T_BIND_NO_OBJECT},
 #ifdef OMPI_HAVE_MPI_EXT_NOTIFY
     {"mpi_notify_issued", MPI_T_BIND_NO_OBJECT},
+    {"mpi_notify_consumed", MPI_T_BIND_NO_OBJECT},
 #endif
 #ifdef OMPI_HAVE_MPI_EXT_CHAN
     {"pml_chan_channels_mapped", MPI_T_BIND_NO_OBJECT},

@@ -196,4 +196,26 @@ static inline MPI_Group notify_others_group(void)
     return others;
 }
 
+/* The MPI_T tests' main (notify_mpit.c, notify_consumed.c): MPI, then an
+ * MPI_T session *session, check() (unless NULL), one(f) on a window of
+ * every flavor; returns the exit status. */
+static inline int notify_mpit_main(int *argc, char ***argv, MPI_T_pvar_session *session,
+                                   void (*check)(void), void (*one)(int), const char *name)
+{
+    int provided;
+
+    ompix_test_init(argc, argv);
+    OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+    OK(MPI_T_pvar_session_create(session));
+    if (NULL != check) {
+        check();
+    }
+    for (int f = 0; f < NF_COUNT; ++f) {
+        one(f);
+    }
+    OK(MPI_T_pvar_session_free(session));
+    OK(MPI_T_finalize());
+    return ompix_test_finish(name);
+}
+
 #endif

@@ -133,16 +133,5 @@ static void one_window(int f)
 
 int main(int argc, char **argv)
 {
-    int provided;
-
-    ompix_test_init(&argc, &argv);
-    OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    OK(MPI_T_pvar_session_create(&session));
-    check_info();
-    for (int f = 0; f < NF_COUNT; ++f) {
-        one_window(f);
-    }
-    OK(MPI_T_pvar_session_free(&session));
-    OK(MPI_T_finalize());
-    return ompix_test_finish("notify_mpit");
+    return notify_mpit_main(&argc, &argv, &session, check_info, one_window, "notify_mpit");
 }

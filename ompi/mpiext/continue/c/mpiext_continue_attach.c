@@ -95,7 +95,7 @@ static void ompix_cont_fire_locked(ompix_cont_t *cont)
         cont->queued = true;
         opal_list_append(&cont->creq->ready, &cont->super.super);
     }
-    ompix_cont_global.num_ready++;
+    ompix_cont_global.num_queued++;
 }
 
 static void ompix_cont_fire(ompix_cont_t *cont)
@@ -505,7 +505,6 @@ static void ompix_cont_run_now(ompix_cont_t *cont)
     cont->queued = false;
     cont->runs_due--;
     cont->running = true;
-    ompix_cont_global.num_ready--;
     OPAL_THREAD_UNLOCK(&ompix_cont_global.lock);
     ompix_cont_run(cont);
 }

@@ -150,17 +150,22 @@ typedef struct ompix_cont_global_t {
     opal_hash_table_t persistent;  /* ompi_request_t* -> ompix_cont_op_t* for hooked ops */
     opal_free_list_t conts;
     /* Written under the lock only (no atomics needed); read without it as
-     * a hint by the progress callback. */
-    volatile int32_t num_ready; /* continuations queued on any ready list */
+     * a hint by the progress callback (num_queued and num_run through
+     * volatile reads, ompix_cont_any_ready).  num_queued: rounds ever queued to
+     * run (ompix_cont_fire_locked, ompix_cont_queue_plain_locked); with
+     * num_run, the rounds run to their end, it says whether any is ready
+     * (ompix_cont_any_ready): one count kept per run instead of two. */
+    uint64_t num_queued;
     volatile int32_t num_watched;
     mca_common_ompix_reqfn_layer_t reqfn; /* our test/wait layer (mpiext_continue_wait.c) */
     /* MPI_T's continue_run and, derived from it, continue_registered
      * (mpiext_continue_mpit.c), written under the lock.  num_run: runs,
      * counted beside the deactivation of the continuation request each
-     * run makes anyway (one add).  reg_adjust: registrations on the
-     * general path minus its activations (re-arms included; both off the
-     * lean path), as every activation of the lean path is a
-     * registration. */
+     * run makes anyway; the same add retires the run from num_queued's
+     * ready rounds, so the count costs nothing.  reg_adjust:
+     * registrations on the general path minus its activations (re-arms
+     * included; both off the lean path), as every activation of the lean
+     * path is a registration. */
     uint64_t num_run;
     int64_t reg_adjust;
     bool initialized;
@@ -170,12 +175,26 @@ typedef struct ompix_cont_global_t {
  * rather than through the GOT. */
 extern ompix_cont_global_t ompix_cont_global __attribute__((visibility("hidden")));
 
+/* Whether a continuation round is queued or running (a hint without the
+ * lock): a round leaves the count when its run ends, not when it is taken
+ * off its ready list, so that one add (num_run's) serves both.  The
+ * progress callback that reads it while a round runs finds nothing to
+ * take and stops. */
+static inline bool ompix_cont_any_ready(void)
+{
+    return *(volatile uint64_t *) &ompix_cont_global.num_queued
+           != *(volatile uint64_t *) &ompix_cont_global.num_run;
+}
+
 /* mpiext_continue_progress.c */
 int ompix_cont_global_init(void);
 /* mpiext_continue_mpit.c: MPI_T's continue_registered and continue_run,
  * registered at the first MPIX_Continue_init. */
 void ompix_cont_mpit_register(void);
 int ompix_cont_drain(ompix_cont_request_t *creq, int max);
+/* mpiext_continue_progress.c: runs a plain continuation that
+ * MPIX_CONT_IMMEDIATE lets its registration run at once (never queued). */
+void ompix_cont_run_immediate(ompix_cont_t *cont);
 /* Whether creq has ready continuations; without the lock it is a hint (a
  * continuation queued meanwhile waits for the next look). */
 static inline bool ompix_cont_has_ready(ompix_cont_request_t *creq)
@@ -473,7 +492,7 @@ static inline void ompix_cont_queue_plain_locked(ompix_cont_t *cont)
 {
     ompix_cont_request_t *creq = cont->creq;
 
-    ompix_cont_global.num_ready++;
+    ompix_cont_global.num_queued++;
     if (OPAL_LIKELY(NULL == creq->first && opal_list_is_empty(&creq->ready))) {
         creq->first = cont;
         return;
@@ -596,7 +615,7 @@ ompix_cont_register_plain(ompix_cont_request_t *creq, int count, ompi_request_t 
     }
     OMPIX_CONT_UNLOCK_IF(threads);
     if (run_now) {
-        ompix_cont_run(cont);
+        ompix_cont_run_immediate(cont);
     }
     return OMPI_SUCCESS;
 }
@@ -646,8 +665,8 @@ static inline void ompix_cont_callback(ompix_cont_t *cont)
  * it goes back (as the request's spare, or to the free list) before the
  * request completes: a thread woken by that completion may free it at
  * once. */
-static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_cont_t *cont,
-                                                                        bool threads)
+static inline __opal_attribute_always_inline__ void
+ompix_cont_run_plain_as(ompix_cont_t *cont, bool threads, bool immediate)
 {
     ompix_cont_request_t *creq = cont->creq;
     bool failed = ompix_cont_run_plain_ops(cont, threads);
@@ -660,6 +679,11 @@ static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_c
         ompix_cont_release_locked(cont);     /* an op may still be watched */
     }
     kept = ompix_cont_spare_put_locked(creq, cont);
+    if (immediate) {
+        /* Never queued: counted as queued here, so that the run's end in
+         * num_run leaves ompix_cont_any_ready as it was. */
+        ompix_cont_global.num_queued++;
+    }
     complete = ompix_cont_request_deactivate_locked(creq, failed, threads);
     OMPIX_CONT_UNLOCK_IF(threads);
     if (!kept) {
@@ -668,6 +692,12 @@ static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_c
     if (complete) {
         ompix_cont_request_complete(creq, threads);
     }
+}
+
+static inline __opal_attribute_always_inline__ void ompix_cont_run_plain(ompix_cont_t *cont,
+                                                                        bool threads)
+{
+    ompix_cont_run_plain_as(cont, threads, false);
 }
 
 /* Global lock held.  Takes the first continuation of creq that is not
@@ -680,7 +710,6 @@ static inline ompix_cont_t *ompix_cont_pop_first_locked(ompix_cont_request_t *cr
 
     if (OPAL_LIKELY(NULL != cont)) {
         creq->first = NULL;
-        ompix_cont_global.num_ready--;
     }
     return cont;
 }
@@ -702,7 +731,6 @@ static inline ompix_cont_t *ompix_cont_pop_locked(ompix_cont_request_t *creq)
         }
         /* A plain one leaves the list here, so needs no mark. */
         cont->running = !cont->plain;
-        ompix_cont_global.num_ready--;
         return cont;
     }
     return NULL;

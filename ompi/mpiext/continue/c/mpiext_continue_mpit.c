@@ -12,7 +12,9 @@
  * handle could swap (registration and the run of a plain continuation are
  * inline in the entry points and in Test/Wait).  The run is counted with
  * one add to ompix_cont_global, under the lock that already covers the
- * continuation request's deactivation (exact with threads).  Registrations
+ * continuation request's deactivation (exact with threads); the same add
+ * retires the round from the progress callback's hint
+ * (ompix_cont_any_ready), so the count costs no instruction.  Registrations
  * cost nothing on the lean path: each of its registrations is one
  * activation of a continuation request, and every activation ends in one
  * run or is still counted in a live request's num_active (a continuation

@@ -110,7 +110,7 @@ static int ompix_cont_drain_any(int max)
 {
     int n = 0;
 
-    while (0 != ompix_cont_global.num_ready && n < max) {
+    while (ompix_cont_any_ready() && n < max) {
         ompix_cont_t *cont;
 
         OPAL_THREAD_LOCK(&ompix_cont_global.lock);
@@ -123,6 +123,11 @@ static int ompix_cont_drain_any(int max)
         n++;
     }
     return n;
+}
+
+void ompix_cont_run_immediate(ompix_cont_t *cont)
+{
+    ompix_cont_run_plain_as(cont, opal_using_threads(), true);
 }
 
 void ompix_cont_run(ompix_cont_t *cont)
@@ -222,7 +227,7 @@ static int ompix_cont_progress(void)
     if (0 != ompix_cont_global.num_watched) {
         n += ompix_cont_watch_scan();
     }
-    if (0 != ompix_cont_global.num_ready && 0 == ompix_cont_progress_depth) {
+    if (ompix_cont_any_ready() && 0 == ompix_cont_progress_depth) {
         ompix_cont_progress_depth++;
         n += ompix_cont_drain_any(OMPIX_CONT_PROGRESS_BATCH);
         ompix_cont_progress_depth--;
@@ -257,7 +262,7 @@ static int ompix_cont_global_setup(void)
     OBJ_CONSTRUCT(&ompix_cont_global.watch, opal_list_t);
     OBJ_CONSTRUCT(&ompix_cont_global.persistent, opal_hash_table_t);
     OBJ_CONSTRUCT(&ompix_cont_global.conts, opal_free_list_t);
-    ompix_cont_global.num_ready = 0;
+    ompix_cont_global.num_queued = ompix_cont_global.num_run;
     ompix_cont_global.num_watched = 0;
     ompix_cont_mpit_register();
 

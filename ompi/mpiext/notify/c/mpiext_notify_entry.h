@@ -45,6 +45,12 @@ typedef struct ompix_notify_dispatch_t {
     /* Likewise the last osc_free serves() refused (the generic path's
      * windows: one serves() call saved per call there). */
     int (*volatile generic_free)(struct ompi_win_t *win);
+    /* Takes a slot's whole count (ompix_notify_take): every consumer
+     * takes through this one pointer, so that MPI_T can count what is
+     * consumed at no cost while nobody looks (mpiext_notify_mpit.c puts
+     * its counting wrapper here while a handle of mpi_notify_consumed
+     * exists).  One word, written whole. */
+    int64_t (*volatile take)(int64_t *slot, int64_t *local);
 } ompix_notify_dispatch_t;
 
 extern ompix_notify_dispatch_t ompix_notify_dispatch;
@@ -71,6 +77,12 @@ static inline const ompix_notify_ops_t *ompix_notify_ops(MPI_Win win)
     return ompix_notify_ops_slow(win);
 }
 
+/* mpiext_notify_ops.c: reports rc (not MPI_SUCCESS) on win's error
+ * handler.  Out of line: the handler's invocation (a search of the error
+ * codes) would otherwise take registers every entry point's fast path
+ * saves and restores. */
+int ompix_notify_error_report(int rc, MPI_Win win, const char *func_name);
+
 /* Reports rc on win's error handler (MPI_ERR_WIN where errors tied to no
  * object go when win is not a window); MPI_SUCCESS passes through. */
 static inline int ompix_notify_error(int rc, MPI_Win win, const char *func_name)
@@ -78,10 +90,7 @@ static inline int ompix_notify_error(int rc, MPI_Win win, const char *func_name)
     if (OPAL_LIKELY(MPI_SUCCESS == rc)) {
         return MPI_SUCCESS;
     }
-    if (MPI_ERR_WIN == rc) {
-        return mca_common_ompix_errhandler_nohandle(MPI_ERR_WIN, func_name);
-    }
-    return OMPI_ERRHANDLER_INVOKE(win, rc, func_name);
+    return ompix_notify_error_report(rc, win, func_name);
 }
 
 /* Slot accesses: acquire loads (a non-zero slot means the data it
@@ -117,8 +126,9 @@ static inline int64_t *ompix_notify_local(int64_t *locals, int id)
 /* Takes the whole count.  The exchange only when the shared counter is
  * set: an increment landing after the load stays for the next take, so
  * skipping it loses nothing, and a pipeline of our own reads takes its
- * counts with no locked instruction. */
-static inline int64_t ompix_notify_take(int64_t *slot, int64_t *local)
+ * counts with no locked instruction.  The body of the take the dispatch
+ * table holds (mpiext_notify_ops.c:ompix_notify_take_slot). */
+static inline int64_t ompix_notify_take_inline(int64_t *slot, int64_t *local)
 {
     int64_t v = 0;
 
@@ -130,6 +140,14 @@ static inline int64_t ompix_notify_take(int64_t *slot, int64_t *local)
         v += ompix_notify_slot_take(slot);
     }
     return v;
+}
+
+int64_t ompix_notify_take_slot(int64_t *slot, int64_t *local);
+
+/* What every consumer calls: the take the dispatch table holds. */
+static inline int64_t ompix_notify_take(int64_t *slot, int64_t *local)
+{
+    return ompix_notify_dispatch.take(slot, local);
 }
 
 /* This process's slot `id` and its private counter, or NULL (MPI_ERR_ARG

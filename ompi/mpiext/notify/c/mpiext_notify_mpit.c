@@ -1,23 +1,25 @@
 /*
  * Copyright (c) 2026 The ompix developers.
  *
- * MPI_T performance variable mpi_notify_issued (process-wide,
- * MPI_T_BIND_NO_OBJECT): notified operations this process issued
- * (MPIX_Win_read_notify, the target-notified calls and their request
- * forms; MPI_PROC_NULL targets and failed calls are not counted), on
- * osc/rdma2's windows and the generic path's alike.
+ * MPI_T performance variables (process-wide, MPI_T_BIND_NO_OBJECT), on
+ * osc/rdma2's windows and the generic path's alike:
+ * - mpi_notify_issued: notified operations this process issued
+ *   (MPIX_Win_read_notify, the target-notified calls and their request
+ *   forms; MPI_PROC_NULL targets and failed calls are not counted);
+ * - mpi_notify_consumed: notifications this process consumed, the counts
+ *   its resets (MPIX_Win_notify_reset, MPIX_Win_reset_notify_value) and
+ *   completed notification requests took from its slots.  Once every
+ *   notification is taken, the sum over the processes of both is equal.
  *
  * Counting costs nothing while nobody looks, as osc/rdma2's counters: the
- * entry points call the table ompix_notify_ops() returns, and while a
- * handle of the variable exists the RMA entries of both tables (the
- * native copy and the generic copy, ompix_notify_dispatch) are counting
- * wrappers around the originals; the last handle freed puts the originals
- * back.  Each entry is one pointer, written whole: a call racing with the
- * swap runs the original or the wrapper, both correct.
- *
- * Consumption (reset, notification requests) is not counted: its take is
- * inline in the entry points, with no table call to swap, and a count
- * there would add to the notification round trip the benchmarks budget.
+ * entry points call the table ompix_notify_ops() returns, and every
+ * consumer takes through ompix_notify_dispatch.take.  While a handle of
+ * issued exists, the RMA entries of both tables (the native copy and the
+ * generic copy, ompix_notify_dispatch) are counting wrappers around the
+ * originals; while a handle of consumed exists, the take is.  The last
+ * handle freed puts the originals back.  Each entry is one pointer,
+ * written whole: a call racing with the swap runs the original or the
+ * wrapper, both correct.
  */
 
 #include "ompi_config.h"
@@ -29,8 +31,14 @@
 
 #include "mpiext_notify_entry.h"
 
-static volatile int64_t ompix_notify_mpit_issued = 0;
-static int ompix_notify_mpit_handles = 0;
+/* One counter and the handles of its variable (the variable's ctx). */
+typedef struct ompix_notify_mpit_var_t {
+    volatile int64_t count;
+    int handles;
+} ompix_notify_mpit_var_t;
+
+static ompix_notify_mpit_var_t ompix_notify_mpit_issued = {0, 0};
+static ompix_notify_mpit_var_t ompix_notify_mpit_consumed = {0, 0};
 static opal_mutex_t ompix_notify_mpit_lock = OPAL_MUTEX_STATIC_INIT;
 /* The native table's entries as the lookup filled them. */
 static ompix_notify_ops_t ompix_notify_mpit_native_orig;
@@ -38,9 +46,20 @@ static ompix_notify_ops_t ompix_notify_mpit_native_orig;
 static inline int ompix_notify_mpit_count(int rc)
 {
     if (MPI_SUCCESS == rc) {
-        opal_atomic_add_fetch_64(&ompix_notify_mpit_issued, 1);
+        opal_atomic_add_fetch_64(&ompix_notify_mpit_issued.count, 1);
     }
     return rc;
+}
+
+/* The take while a handle of consumed exists. */
+static int64_t ompix_notify_mpit_take(int64_t *slot, int64_t *local)
+{
+    int64_t v = ompix_notify_take_inline(slot, local);
+
+    if (0 != v) {
+        opal_atomic_add_fetch_64(&ompix_notify_mpit_consumed.count, v);
+    }
+    return v;
 }
 
 /* The counting wrappers of one table (orig: its original entries). */
@@ -97,7 +116,10 @@ OMPIX_NOTIFY_MPIT_WRAPPERS(generic, ompix_notify_generic_ops)
 /* Caller holds ompix_notify_mpit_lock; the lookup is done. */
 static void ompix_notify_mpit_apply(void)
 {
-    bool on = ompix_notify_mpit_handles > 0;
+    bool on = ompix_notify_mpit_issued.handles > 0;
+
+    ompix_notify_dispatch.take = ompix_notify_mpit_consumed.handles > 0 ? ompix_notify_mpit_take
+                                                                       : ompix_notify_take_slot;
 
     OMPIX_NOTIFY_MPIT_SET(&ompix_notify_generic_table, generic, ompix_notify_generic_ops, on);
     if (NULL != ompix_notify_mpit_native_orig.put_notify) {
@@ -121,7 +143,8 @@ void ompix_notify_mpit_looked_up(void)
 static int ompix_notify_mpit_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_event_t event,
                                     void *obj, int *count)
 {
-    (void) pvar;
+    ompix_notify_mpit_var_t *var = (ompix_notify_mpit_var_t *) pvar->ctx;
+
     (void) obj;
     if (MCA_BASE_PVAR_HANDLE_BIND != event && MCA_BASE_PVAR_HANDLE_UNBIND != event) {
         return OPAL_SUCCESS;
@@ -132,9 +155,9 @@ static int ompix_notify_mpit_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_
     opal_mutex_lock(&ompix_notify_mpit_lock);
     if (MCA_BASE_PVAR_HANDLE_BIND == event) {
         *count = 1;
-        ompix_notify_mpit_handles++;
+        var->handles++;
     } else {
-        ompix_notify_mpit_handles--;
+        var->handles--;
     }
     ompix_notify_mpit_apply();
     opal_mutex_unlock(&ompix_notify_mpit_lock);
@@ -143,23 +166,36 @@ static int ompix_notify_mpit_notify(struct mca_base_pvar_t *pvar, mca_base_pvar_
 
 static int ompix_notify_mpit_read(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
-    (void) pvar;
+    const ompix_notify_mpit_var_t *var = (const ompix_notify_mpit_var_t *) pvar->ctx;
+
     (void) obj;
-    return mca_common_ompix_pvar_set(value, (unsigned long long) ompix_notify_mpit_issued);
+    return mca_common_ompix_pvar_set(value, (unsigned long long) var->count);
+}
+
+static void ompix_notify_mpit_one(const char *name, const char *description,
+                                  ompix_notify_mpit_var_t *var)
+{
+    (void) mca_base_pvar_register("ompi", "mpi", NULL, name, description, OPAL_INFO_LVL_4,
+                                  MCA_BASE_PVAR_CLASS_COUNTER,
+                                  MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                  MCA_BASE_VAR_BIND_NO_OBJECT,
+                                  MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                  ompix_notify_mpit_read, NULL, ompix_notify_mpit_notify, var);
 }
 
 /* When the osc framework opens (MPI_Init). */
 void ompix_notify_mpit_register(void)
 {
-    (void) mca_base_pvar_register("ompi", "mpi", NULL, "notify_issued",
-                                  "Notified RMA operations this process issued "
-                                  "(MPIX_Win_read_notify, MPIX_Put_notify, MPIX_Get_notify, "
-                                  "MPIX_Accumulate_notify, MPIX_Get_accumulate_notify and the "
-                                  "request forms), on every window; MPI_PROC_NULL targets and "
-                                  "failed calls are not counted",
-                                  OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_COUNTER,
-                                  MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-                                  MCA_BASE_VAR_BIND_NO_OBJECT,
-                                  MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                  ompix_notify_mpit_read, NULL, ompix_notify_mpit_notify, NULL);
+    ompix_notify_mpit_one("notify_issued",
+                          "Notified RMA operations this process issued "
+                          "(MPIX_Win_read_notify, MPIX_Put_notify, MPIX_Get_notify, "
+                          "MPIX_Accumulate_notify, MPIX_Get_accumulate_notify and the "
+                          "request forms), on every window; MPI_PROC_NULL targets and "
+                          "failed calls are not counted",
+                          &ompix_notify_mpit_issued);
+    ompix_notify_mpit_one("notify_consumed",
+                          "Notifications this process consumed: the counts "
+                          "MPIX_Win_notify_reset, MPIX_Win_reset_notify_value and completed "
+                          "notification requests took from its slots, on every window",
+                          &ompix_notify_mpit_consumed);
 }

@@ -22,9 +22,24 @@ static int ompix_notify_no_free(struct ompi_win_t *win)
 
 ompix_notify_ops_t ompix_notify_generic_table;
 
+int ompix_notify_error_report(int rc, MPI_Win win, const char *func_name)
+{
+    if (MPI_ERR_WIN == rc) {
+        return mca_common_ompix_errhandler_nohandle(MPI_ERR_WIN, func_name);
+    }
+    return OMPI_ERRHANDLER_INVOKE(win, rc, func_name);
+}
+
+/* The take while nobody counts (mpiext_notify_entry.h:ompix_notify_take). */
+int64_t ompix_notify_take_slot(int64_t *slot, int64_t *local)
+{
+    return ompix_notify_take_inline(slot, local);
+}
+
 ompix_notify_dispatch_t ompix_notify_dispatch = {.serves = NULL, .looked_up = 0,
                                                 .native_free = ompix_notify_no_free,
-                                                .generic_free = ompix_notify_no_free};
+                                                .generic_free = ompix_notify_no_free,
+                                                .take = ompix_notify_take_slot};
 
 /* Once, at the first call of any entry point (the registry's tables live
  * until MPI_Finalize).  Two threads may both get here: they write the
