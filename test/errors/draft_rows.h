@@ -20,17 +20,6 @@
 #include <mpi-ext.h>
 
 #define DRAFT_SLOTS 4
-/* The generic path over osc sm: osc sm keeps no passive-target epoch
- * state (stock MPI_Put outside any epoch succeeds there too), and the
- * generic table does not track epochs yet: an open defect (issue 28.1),
- * listed, not run. */
-#ifdef DRAFT_GENERIC
-#define DRAFT_EPOCH_SKIP "open: the generic path over osc sm returns MPI_SUCCESS (osc sm tracks " \
-                         "no passive epoch; stock MPI_Put is silent too)"
-#else
-#define DRAFT_EPOCH_SKIP NULL
-#endif
-
 enum { DR_GACCN, DR_RPUTN, DR_RGETN, DR_RACCN, DR_RGACCN, DR_NOPS };
 static const char *const draft_op_name[] = {
     "MPIX_Get_accumulate_notify", "MPIX_Rput_notify", "MPIX_Rget_notify",
@@ -199,8 +188,7 @@ static inline int draft_rows(errors_row_t *rows)
             }
             rows[n++] = (errors_row_t) {draft_op_name[op], draft_bad_name[bad],
                                         draft_bad_class[bad], draft_row_op, op, bad, 0,
-                                        DB_REQ == bad ? MPI_ERR_ARG : 0,
-                                        DB_EPOCH == bad ? DRAFT_EPOCH_SKIP : NULL};
+                                        DB_REQ == bad ? MPI_ERR_ARG : 0, NULL};
         }
     }
     for (int f = 0; f < 2; ++f) {

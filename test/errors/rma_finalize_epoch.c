@@ -11,6 +11,10 @@
  */
 #include "ompix_test.h"
 
+#ifndef FINALIZE_EPOCH_NAME
+#define FINALIZE_EPOCH_NAME "errors/rma_finalize_epoch"
+#endif
+
 int main(int argc, char **argv)
 {
     MPI_Win locked, all, fenced;
@@ -36,5 +40,5 @@ int main(int argc, char **argv)
         CHECK(1 == *mem[0]);
     }
     /* no unlock, no free: MPI_Finalize must clean up and return */
-    return ompix_test_finish("errors/rma_finalize_epoch");
+    return ompix_test_finish(FINALIZE_EPOCH_NAME);
 }

@@ -247,11 +247,12 @@ static int mca_osc_rdma2_rmw_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
 static int mca_osc_rdma2_run_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra, size_t len,
                                     const char *src, char *old)
 {
-    int ret = mca_osc_rdma2_acc_lock(acc->peer), ret2;
+    bool pass;
+    int ret = mca_osc_rdma2_pass_lock_excl(acc->peer, &pass), ret2;
 
     if (OMPI_SUCCESS != ret) return ret;
     ret = mca_osc_rdma2_rmw_locked(acc, ra, len, src, old);
-    ret2 = mca_osc_rdma2_acc_unlock(acc->peer);
+    ret2 = mca_osc_rdma2_pass_unlock_excl(acc->peer, pass);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
@@ -463,9 +464,8 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
                                 acc->rbuf);
         if (OMPI_ERR_NOT_SUPPORTED != ret) return ret;
     }
-    ret = mca_osc_rdma2_acc_lock(peer);
+    ret = mca_osc_rdma2_pass_lock_excl(peer, &pass);
     if (OMPI_SUCCESS != ret) return ret;
-    pass = mca_osc_rdma2_pass_begin(peer);
     tp = acc->mem->path->direct(acc->mem, raddr);
     if (NULL != tp) {
         ret = mca_osc_rdma2_typed_rmw(acc, tp, tcount, tdt, n);
@@ -474,8 +474,7 @@ mca_osc_rdma2_lock_path(const mca_osc_rdma2_acc_t *acc, uint64_t raddr, int tcou
         ret = mca_osc_rdma2_fetched_contig(acc, raddr, tcount, tdt, n, &done);
         if (!done) ret = mca_osc_rdma2_fetched_rmw(acc, raddr, tcount, tdt, n);
     }
-    mca_osc_rdma2_pass_end(peer, pass);
-    ret2 = mca_osc_rdma2_acc_unlock(peer);
+    ret2 = mca_osc_rdma2_pass_unlock_excl(peer, pass);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 
@@ -874,6 +873,20 @@ static inline bool mca_osc_rdma2_fast_cas(mca_osc_rdma2_module_t *module, int ta
     return true;
 }
 
+/* The fast pass's work on the mapped target range, PASS held. */
+static inline __opal_attribute_always_inline__ void
+mca_osc_rdma2_fast_pass_run(char *w, struct ompi_datatype_t *dt, int count, size_t len,
+                            ompi_op_t *op, const void *origin, void *result)
+{
+    if (NULL != result) memcpy(result, w, len);
+    if (mca_osc_rdma2_is_replace(op)) {
+        memmove(w, origin, len);        /* a self target's origin may lie in the window */
+    } else if (!mca_osc_rdma2_is_no_op(op)) {
+        ompi_op_reduce(op, (void *) origin, w, count, dt);
+    }
+    opal_atomic_wmb();
+}
+
 /* Several elements of one predefined type, contiguous at origin, result
  * and target, to a mapped element-mode target: the locked pass straight
  * away (the general path's packing, layout walk and checks find nothing to
@@ -894,16 +907,16 @@ static inline bool mca_osc_rdma2_fast_pass(mca_osc_rdma2_module_t *module, int t
     }
     w = mca_osc_rdma2_fast_target(module, target, disp, len, s, &peer);
     if (NULL == w) return false;
+    if (OPAL_LIKELY(mca_osc_rdma2_pass_try(peer))) {      /* fast_target: element mode, not mixed */
+        mca_osc_rdma2_fast_pass_run(w, dt, count, len, op, origin, result);
+        mca_osc_rdma2_pass_end(peer, true);
+        *ret = OMPI_SUCCESS;
+        return true;
+    }
     *ret = mca_osc_rdma2_pass_lock(peer, &cpu);
     if (OMPI_SUCCESS != *ret) return true;
-    pass = mca_osc_rdma2_pass_begin_elem(peer);     /* fast_target: element mode, not mixed */
-    if (NULL != result) memcpy(result, w, len);
-    if (mca_osc_rdma2_is_replace(op)) {
-        memmove(w, origin, len);        /* a self target's origin may lie in the window */
-    } else if (!mca_osc_rdma2_is_no_op(op)) {
-        ompi_op_reduce(op, (void *) origin, w, count, dt);
-    }
-    opal_atomic_wmb();
+    pass = mca_osc_rdma2_pass_acquire(mca_osc_rdma2_pass_word(peer));
+    mca_osc_rdma2_fast_pass_run(w, dt, count, len, op, origin, result);
     mca_osc_rdma2_pass_end(peer, pass);
     *ret = mca_osc_rdma2_pass_unlock(peer, cpu);
     return true;
@@ -995,13 +1008,14 @@ static int mca_osc_rdma2_cas_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
                                     const void *origin, const void *compare, void *result)
 {
     mca_osc_rdma2_peer_t *peer = acc->peer;
+    bool pass;
     int ret, ret2;
 
     if (NULL != peer->acc) {        /* the target applies it (osc_rdma2_am.c) */
         ret = peer->acc->cas(peer, ra, acc->prim, origin, compare, result);
         if (OMPI_ERR_NOT_SUPPORTED != ret) return ret;
     }
-    ret = mca_osc_rdma2_acc_lock(peer);
+    ret = mca_osc_rdma2_pass_lock_excl(peer, &pass);
     if (OMPI_SUCCESS != ret) return ret;
     ret = mca_osc_rdma2_xfer(peer, acc->mem, false, result, (int) acc->esize, MPI_BYTE, ra,
                              (int) acc->esize, MPI_BYTE);
@@ -1011,7 +1025,7 @@ static int mca_osc_rdma2_cas_locked(const mca_osc_rdma2_acc_t *acc, uint64_t ra,
                                  MPI_BYTE, ra, (int) acc->esize, MPI_BYTE);
         if (OMPI_SUCCESS == ret) ret = mca_osc_rdma2_before_unlock(peer);
     }
-    ret2 = mca_osc_rdma2_acc_unlock(peer);
+    ret2 = mca_osc_rdma2_pass_unlock_excl(peer, pass);
     return OMPI_SUCCESS != ret ? ret : ret2;
 }
 

@@ -56,9 +56,11 @@ typedef struct mca_osc_rdma2_component_t {
     bool thread_polls;              /* the progress thread polls our worker */
     int num_modules;                /* live windows; progress registered while > 0 */
     /* live windows some peer may reach through UCX's emulation (all but
-     * element-mode ones): while 0, opal_progress polls our worker only on
-     * every MCA_OSC_RDMA2_QUIET_POLL-th call (mca_osc_rdma2_progress) */
+     * element-mode ones): while 0, the progress callback is a low-priority
+     * one (every 8th opal_progress) and polls our worker on every
+     * MCA_OSC_RDMA2_QUIET_POLL-th call (mca_osc_rdma2_progress) */
     volatile int32_t loud_modules;
+    int progress_rate;              /* 0 unregistered, 1 low priority, 2 every call */
     opal_list_t element_ranges;     /* local memory of element-mode windows */
     ucp_mem_h pstate_memh;
     mca_osc_rdma2_pstate_t *pstate;

@@ -8,17 +8,23 @@
  * Each element-mode target has one word, `passes` in its window state
  * block (the line of `mixed`, which every element update reads anyway):
  * its low half counts element updates in flight toward that rank, its
- * PASS bit says that a pass runs there.  An element update (the reader
- * side) adds 1 before its atomics and takes 1 away after them; if the
- * add found PASS it takes the 1 back at once and does its atomics under
- * the accumulate lock instead, i.e. after the pass.  A pass (the writer
- * side) takes the accumulate lock (passes exclude each other and every
- * other lock-path accumulate), adds PASS, waits until no element update
- * is in flight, runs, takes PASS away, releases the lock.  All of it is
+ * PASS bit says that a writer (a pass, or any accumulate under the lock)
+ * runs there.  An element update (the reader side) adds 1 before its
+ * atomics and takes 1 away after them; if the add found PASS it takes
+ * the 1 back at once and becomes a writer itself, i.e. runs after that
+ * one.  Writers exclude each other through PASS itself: one sets it with
+ * a compare-and-swap that found it clear, then waits until no element
+ * update is in flight, runs, takes PASS away.  All of it is
  * read-modify-writes of one word, so they are totally ordered: an update
- * either saw no PASS and is waited for, or saw it and waits for the lock.
- * Element updates do not exclude each other (they are atomic already),
- * so element atomics from several origins still run side by side.
+ * either saw no PASS and is waited for, or saw it and waits.  A pass of
+ * the fast path takes the word from 0 (nothing in flight, no writer) to
+ * PASS in one compare-and-swap and needs no lock: two locked
+ * read-modify-writes per pass instead of four (lock, PASS, PASS,
+ * release).  Writers of the general path still take the accumulate lock
+ * first (its queue and backoff, the target-applied path's lock), then
+ * PASS.  Element updates do not exclude each other (they are atomic
+ * already), so element atomics from several origins still run side by
+ * side.
  */
 #ifndef MCA_OSC_RDMA2_PASS_H
 #define MCA_OSC_RDMA2_PASS_H
@@ -59,8 +65,8 @@ static inline void mca_osc_rdma2_pass_exit(const mca_osc_rdma2_peer_t *peer)
     mca_common_ompix_atomic_add_rel_64(mca_osc_rdma2_pass_word(peer), (uint64_t) -1);
 }
 
-/* Element updates that found a pass: *locked is set when they hold the
- * accumulate lock instead (mca_osc_rdma2_pass_leave releases it). */
+/* Element updates that found a writer: *locked is set when they are one
+ * instead (mca_osc_rdma2_pass_leave lets go). */
 int mca_osc_rdma2_pass_join(mca_osc_rdma2_peer_t *peer, bool *locked);
 int mca_osc_rdma2_pass_leave(mca_osc_rdma2_peer_t *peer, bool locked);
 
@@ -71,26 +77,25 @@ static inline bool mca_osc_rdma2_pass_wanted(size_t n, size_t esize)
     return n > 1 && min >= 0 && n * esize >= (size_t) min;
 }
 
-/* The writer side, with the accumulate lock held: toward an element-mode
- * peer, keeps element updates out until mca_osc_rdma2_pass_end (true:
- * it did; end gets that answer, as the peer may be marked mixed meanwhile). */
+/* The writer side toward an element-mode peer: keeps element updates and
+ * other writers out until mca_osc_rdma2_pass_end (true: it did; end gets
+ * that answer). */
 bool mca_osc_rdma2_pass_begin(mca_osc_rdma2_peer_t *peer);
-/* Waits until no element update is in flight (PASS is set). */
-bool mca_osc_rdma2_pass_drain(volatile uint64_t *w);
+/* Sets PASS once no other writer holds it, then waits until no element
+ * update is in flight. */
+bool mca_osc_rdma2_pass_acquire(volatile uint64_t *w);
 
-/* mca_osc_rdma2_pass_begin toward a peer known to be in element mode and
- * not mixed (the fast path tested both): inline, as is the end, since a
- * small pass is a few hundred instructions in all (bench/run rdma2,
- * acc_char_8B). */
-static inline bool mca_osc_rdma2_pass_begin_elem(mca_osc_rdma2_peer_t *peer)
+/* A pass of the fast path toward a peer known to be in element mode, not
+ * mixed, reached without the target-applied path: PASS taken from a
+ * word of 0 (no writer, no update in flight) in one compare-and-swap,
+ * without the accumulate lock.  False: busy, take the lock route. */
+static inline bool mca_osc_rdma2_pass_try(const mca_osc_rdma2_peer_t *peer)
 {
-    volatile uint64_t *w = mca_osc_rdma2_pass_word(peer);
+    uint64_t idle = 0;
 
-    if (OPAL_LIKELY(0 == (mca_common_ompix_atomic_fetch_add_64(w, MCA_OSC_RDMA2_PASS) &
-                          MCA_OSC_RDMA2_LOW_MASK))) {
-        return true;
-    }
-    return mca_osc_rdma2_pass_drain(w);
+    return NULL == peer->acc &&
+           mca_common_ompix_atomic_cswap_acq_64(mca_osc_rdma2_pass_word(peer), &idle,
+                                                MCA_OSC_RDMA2_PASS);
 }
 
 static inline void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer, bool began)
@@ -98,6 +103,24 @@ static inline void mca_osc_rdma2_pass_end(mca_osc_rdma2_peer_t *peer, bool began
     if (began) {
         mca_common_ompix_atomic_add_rel_64(mca_osc_rdma2_pass_word(peer), -MCA_OSC_RDMA2_PASS);
     }
+}
+
+/* The accumulate lock and, toward an element-mode peer, PASS (*pass): what
+ * every accumulate outside the element atomics holds.  Inline, so that
+ * lock-mode windows pay one test for it. */
+static inline int mca_osc_rdma2_pass_lock_excl(mca_osc_rdma2_peer_t *peer, bool *pass)
+{
+    int ret = mca_osc_rdma2_acc_lock(peer);
+
+    *pass = OMPI_SUCCESS == ret && MCA_OSC_RDMA2_ACC_ELEMENT == peer->module->acc_mode &&
+            mca_osc_rdma2_pass_begin(peer);
+    return ret;
+}
+
+static inline int mca_osc_rdma2_pass_unlock_excl(mca_osc_rdma2_peer_t *peer, bool pass)
+{
+    mca_osc_rdma2_pass_end(peer, pass);
+    return mca_osc_rdma2_acc_unlock(peer);
 }
 
 /* The target's accumulate lock around a pass of the fast path: with one

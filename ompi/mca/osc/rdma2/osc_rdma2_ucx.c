@@ -27,10 +27,11 @@
  * emulation (lock mode: TCP, memory that does not map; accumulates by
  * active messages) need our worker from every opal_progress.  With only
  * element-mode windows (every peer maps every block; our own operations
- * never go through UCX and complete in their calls) the worker is polled
- * every MCA_OSC_RDMA2_QUIET_POLL-th call, as Open MPI polls its
- * low-priority callbacks, for what UCX itself still has to do (wire-up,
- * keepalive); our waits progress the worker themselves. */
+ * never go through UCX and complete in their calls) this callback is a
+ * low-priority one (osc_rdma2_window.c:mca_osc_rdma2_progress_rate: every
+ * 8th opal_progress) and polls the worker on every
+ * MCA_OSC_RDMA2_QUIET_POLL-th call, for what UCX itself still has to do
+ * (wire-up, keepalive); our waits progress the worker themselves. */
 int mca_osc_rdma2_progress(void)
 {
     static unsigned calls;

@@ -70,6 +70,29 @@ static const ompi_osc_base_module_t mca_osc_rdma2_module_template = {
 /* ---------------------------------------------------------------------- */
 /* Component-wide start-up and the progress callback's lifetime           */
 
+/* With the component lock held, after a change of num_modules or
+ * loud_modules: while any window exists the progress callback is
+ * registered; at Open MPI's normal rate while a window is loud, at its
+ * low-priority rate (every 8th opal_progress) while all are quiet, so
+ * that an idle rank's polling costs a few instructions per call instead
+ * of the callback's tests (opal_progress_register and _register_lp move
+ * a callback between the two lists). */
+static void mca_osc_rdma2_progress_rate(void)
+{
+    mca_osc_rdma2_component_t *c = &mca_osc_rdma2_component;
+    int want = 0 == c->num_modules ? 0 : 0 == c->loud_modules ? 1 : 2;
+
+    if (want == c->progress_rate) return;
+    if (0 == want) {
+        opal_progress_unregister(mca_osc_rdma2_progress);
+    } else if (1 == want) {
+        opal_progress_register_lp(mca_osc_rdma2_progress);
+    } else {
+        opal_progress_register(mca_osc_rdma2_progress);
+    }
+    c->progress_rate = want;
+}
+
 static int mca_osc_rdma2_module_count_up(void)
 {
     int ret;
@@ -80,11 +103,12 @@ static int mca_osc_rdma2_module_count_up(void)
         /* loud until shown quiet (mca_osc_rdma2_module_quiet) */
         ++mca_osc_rdma2_component.loud_modules;
     }
-    if (OMPI_SUCCESS == ret && 0 == mca_osc_rdma2_component.num_modules++) {
-        /* While any window exists, every opal_progress (a barrier a target
-         * sits in, any wait loop of ours) progresses our worker, which
-         * serves the operations UCX emulates with active messages. */
-        opal_progress_register(mca_osc_rdma2_progress);
+    if (OMPI_SUCCESS == ret) {
+        /* While any loud window exists, every opal_progress (a barrier a
+         * target sits in, any wait loop of ours) progresses our worker,
+         * which serves the operations UCX emulates with active messages. */
+        ++mca_osc_rdma2_component.num_modules;
+        mca_osc_rdma2_progress_rate();
     }
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
     return ret;
@@ -96,9 +120,8 @@ static void mca_osc_rdma2_module_count_down(bool quiet)
     if (!quiet) {
         --mca_osc_rdma2_component.loud_modules;
     }
-    if (0 == --mca_osc_rdma2_component.num_modules) {
-        opal_progress_unregister(mca_osc_rdma2_progress);
-    }
+    --mca_osc_rdma2_component.num_modules;
+    mca_osc_rdma2_progress_rate();
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
 }
 
@@ -114,6 +137,7 @@ static void mca_osc_rdma2_module_quiet(mca_osc_rdma2_module_t *module)
     OPAL_THREAD_LOCK(&mca_osc_rdma2_component.lock);
     module->quiet = true;
     --mca_osc_rdma2_component.loud_modules;
+    mca_osc_rdma2_progress_rate();
     OPAL_THREAD_UNLOCK(&mca_osc_rdma2_component.lock);
 }
 

@@ -23,12 +23,14 @@
 
 #include "ompi_config.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "opal/class/opal_list.h"
+#include "opal/class/opal_pointer_array.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
@@ -125,6 +127,15 @@ typedef struct ompix_notify_gen_win_t {
     /* The epoch-closing entry points are wrapped (at the first notified
      * operation this process issues; osc_free is wrapped at creation). */
     bool epochs_wrapped;
+    /* The access epochs this process has open on the window, known when
+     * ompix saw its creation (the opening and closing entry points are
+     * wrapped there, before any epoch can exist): a fence epoch (the last
+     * fence had no MPI_MODE_NOSUCCEED), a start epoch, lock_all, and the
+     * locks held per target (group rank).  Unknown otherwise: the
+     * component alone decides then, as stock components do. */
+    bool epochs_tracked;
+    volatile int32_t fence_open, started, lock_all;
+    volatile uint64_t *locks;
     /* Dynamic windows: the regions, for the range check (NULL for the
      * other flavors and windows whose creation was not seen). */
     ompix_notify_dyn_t *dyn;
@@ -141,8 +152,15 @@ static bool ompix_notify_gen_inited = false;
 /* The missing-set_num_notify message is printed once per process. */
 static bool ompix_notify_gen_warned = false;
 static int ompix_notify_gen_keyval = MPI_KEYVAL_INVALID;
+/* Windows whose epochs are tracked, by their Fortran index: the wrapped
+ * lock, unlock and fence of every stock window find their state here in
+ * a few instructions (an attribute lookup takes a hash and a lock). */
+static opal_pointer_array_t ompix_notify_gen_index;
 
 static int ompix_notify_gen_fence(int assert, struct ompi_win_t *win);
+static int ompix_notify_gen_win_lock(int lock_type, int target, int assert, struct ompi_win_t *win);
+static int ompix_notify_gen_win_lock_all(int assert, struct ompi_win_t *win);
+static int ompix_notify_gen_win_start(struct ompi_group_t *group, int assert, struct ompi_win_t *win);
 static int ompix_notify_gen_complete(struct ompi_win_t *win);
 static int ompix_notify_gen_flush(int target, struct ompi_win_t *win);
 static int ompix_notify_gen_flush_local(int target, struct ompi_win_t *win);
@@ -358,6 +376,10 @@ static int ompix_notify_gen_attr_delete(MPI_Win win, int keyval, void *attr, voi
     (void) extra;
     opal_mutex_lock(&ompix_notify_gen_lock);
     ompix_notify_gen_unlist(w);
+    if (w->epochs_tracked && ompix_notify_gen_inited &&
+        w == opal_pointer_array_get_item(&ompix_notify_gen_index, w->win->w_f_to_c_index)) {
+        (void) opal_pointer_array_set_item(&ompix_notify_gen_index, w->win->w_f_to_c_index, NULL);
+    }
     opal_mutex_unlock(&ompix_notify_gen_lock);
     OPAL_LIST_DESTRUCT(&w->reads);
     OPAL_LIST_DESTRUCT(&w->sends);
@@ -366,16 +388,28 @@ static int ompix_notify_gen_attr_delete(MPI_Win win, int keyval, void *attr, voi
     free(w->slots);
     free(w->sent);
     free(w->extents);
+    free((void *) w->locks);
     free(w);
     return MPI_SUCCESS;
 }
 
-/* MPI_Finalize: every window is gone (freeing them is the user's job). */
+/* MPI_Finalize, before Open MPI frees the windows the program left: their
+ * modules get their own entry points back (our free would find no state
+ * any more: it crashed there), and their state leaves the list. */
 static void ompix_notify_gen_finalize(void)
 {
+    ompix_notify_gen_win_t *w, *next;
+
     opal_progress_unregister(ompix_notify_gen_progress);
+    opal_mutex_lock(&ompix_notify_gen_lock);
+    OPAL_LIST_FOREACH_SAFE(w, next, &ompix_notify_gen_wins, ompix_notify_gen_win_t) {
+        *w->win->w_osc_module = w->orig;
+        ompix_notify_gen_unlist(w);
+    }
+    opal_mutex_unlock(&ompix_notify_gen_lock);
     (void) ompi_attr_free_keyval(WIN_ATTR, &ompix_notify_gen_keyval, false);
     OBJ_DESTRUCT(&ompix_notify_gen_wins);
+    OBJ_DESTRUCT(&ompix_notify_gen_index);
     ompix_notify_gen_inited = false;
 }
 
@@ -400,6 +434,11 @@ static int ompix_notify_gen_init_once(void)
         return rc;
     }
     OBJ_CONSTRUCT(&ompix_notify_gen_wins, opal_list_t);
+    OBJ_CONSTRUCT(&ompix_notify_gen_index, opal_pointer_array_t);
+    rc = opal_pointer_array_init(&ompix_notify_gen_index, 16, INT_MAX, 16);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
     ompix_notify_gen_inited = true;
     rc = mca_common_ompix_at_finalize(&ompix_notify_gen_cleanup);
     if (MPI_SUCCESS != rc) {
@@ -443,7 +482,7 @@ static void ompix_notify_gen_wrap_epochs(ompix_notify_gen_win_t *w)
         return;
     }
     opal_mutex_lock(&w->lock);
-    if (!w->epochs_wrapped && ompix_notify_gen_fence != m->osc_fence) {
+    if (!w->epochs_wrapped && ompix_notify_gen_flush != m->osc_flush) {
         m->osc_fence = ompix_notify_gen_fence;
         m->osc_complete = ompix_notify_gen_complete;
         m->osc_flush = ompix_notify_gen_flush;
@@ -524,8 +563,13 @@ static int ompix_notify_gen_get(ompi_win_t *win, ompix_notify_gen_win_t **out)
  * module shared with a window that has state, that window's. */
 static ompix_notify_gen_win_t *ompix_notify_gen_wrapped(ompi_win_t *win)
 {
-    ompix_notify_gen_win_t *w = ompix_notify_gen_lookup(win), *other;
+    ompix_notify_gen_win_t *w = opal_pointer_array_get_item(&ompix_notify_gen_index,
+                                                            win->w_f_to_c_index), *other;
 
+    if (OPAL_LIKELY(NULL != w && w->win == win)) {
+        return w;
+    }
+    w = ompix_notify_gen_lookup(win);
     if (OPAL_LIKELY(NULL != w)) {
         return w;
     }
@@ -560,8 +604,8 @@ static int ompix_notify_gen_after_flush(ompix_notify_gen_win_t *w, int target, u
 {
     ompix_notify_gen_item_t *it;
 
-    if (OMPI_SUCCESS != rc) {
-        return rc;
+    if (OMPI_SUCCESS != rc || !w->epochs_wrapped) {
+        return rc;      /* nothing notified issued yet: the call alone */
     }
     opal_mutex_lock(&w->lock);
     OPAL_LIST_FOREACH(it, &w->reads, ompix_notify_gen_item_t) {
@@ -580,7 +624,7 @@ static int ompix_notify_gen_after_flush(ompix_notify_gen_win_t *w, int target, u
 static int ompix_notify_gen_after_epoch(ompix_notify_gen_win_t *w, uint64_t snap, int rc)
 {
     rc = ompix_notify_gen_after_flush(w, -1, snap, rc);
-    if (OMPI_SUCCESS == rc) {
+    if (OMPI_SUCCESS == rc && w->epochs_wrapped) {
         opal_mutex_lock(&w->lock);
         ompix_notify_gen_epoch_closed(w);
         opal_mutex_unlock(&w->lock);
@@ -592,16 +636,57 @@ static int ompix_notify_gen_fence(int assert, struct ompi_win_t *win)
 {
     ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
     uint64_t snap = ompix_notify_gen_snap(w);
+    int rc = w->orig.osc_fence(assert, win);
 
-    return ompix_notify_gen_after_epoch(w, snap, w->orig.osc_fence(assert, win));
+    if (OMPI_SUCCESS == rc) {
+        w->fence_open = !(assert & MPI_MODE_NOSUCCEED);
+    }
+    return ompix_notify_gen_after_epoch(w, snap, rc);
 }
 
 static int ompix_notify_gen_complete(struct ompi_win_t *win)
 {
     ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
     uint64_t snap = ompix_notify_gen_snap(w);
+    int rc = w->orig.osc_complete(win);
 
-    return ompix_notify_gen_after_epoch(w, snap, w->orig.osc_complete(win));
+    if (OMPI_SUCCESS == rc) {
+        w->started = 0;
+    }
+    return ompix_notify_gen_after_epoch(w, snap, rc);
+}
+
+static int ompix_notify_gen_win_start(struct ompi_group_t *group, int assert, struct ompi_win_t *win)
+{
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    int rc = w->orig.osc_start(group, assert, win);
+
+    if (OMPI_SUCCESS == rc) {
+        w->started = 1;
+    }
+    return rc;
+}
+
+static int ompix_notify_gen_win_lock(int lock_type, int target, int assert, struct ompi_win_t *win)
+{
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    int rc = w->orig.osc_lock(lock_type, target, assert, win);
+
+    if (OMPI_SUCCESS == rc && NULL != w->locks && target >= 0) {
+        (void) mca_common_ompix_atomic_fetch_add_64(&w->locks[target], 1);
+    }
+    return rc;
+}
+
+static int ompix_notify_gen_win_lock_all(int assert, struct ompi_win_t *win)
+{
+    ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
+    int rc = w->orig.osc_lock_all(assert, win);
+
+    if (OMPI_SUCCESS == rc) {
+        w->lock_all = 1;
+    }
+    return rc;
 }
 
 static int ompix_notify_gen_flush(int target, struct ompi_win_t *win)
@@ -624,8 +709,12 @@ static int ompix_notify_gen_unlock(int target, struct ompi_win_t *win)
 {
     ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
     uint64_t snap = ompix_notify_gen_snap(w);
+    int rc = w->orig.osc_unlock(target, win);
 
-    return ompix_notify_gen_after_flush(w, target, snap, w->orig.osc_unlock(target, win));
+    if (OMPI_SUCCESS == rc && NULL != w->locks && target >= 0) {
+        (void) mca_common_ompix_atomic_fetch_add_64(&w->locks[target], (uint64_t) -1);
+    }
+    return ompix_notify_gen_after_flush(w, target, snap, rc);
 }
 
 static int ompix_notify_gen_flush_all(struct ompi_win_t *win)
@@ -648,8 +737,53 @@ static int ompix_notify_gen_unlock_all(struct ompi_win_t *win)
 {
     ompix_notify_gen_win_t *w = ompix_notify_gen_wrapped(win);
     uint64_t snap = ompix_notify_gen_snap(w);
+    int rc = w->orig.osc_unlock_all(win);
 
-    return ompix_notify_gen_after_flush(w, -1, snap, w->orig.osc_unlock_all(win));
+    if (OMPI_SUCCESS == rc) {
+        w->lock_all = 0;
+    }
+    return ompix_notify_gen_after_flush(w, -1, snap, rc);
+}
+
+/* Inside the window's creation, before any epoch can exist: the calls
+ * that open and close access epochs are wrapped, so the notified calls
+ * know whether one is open (MPI_ERR_RMA_SYNC without: osc/ucx and osc sm
+ * issue an operation outside any epoch, and a flush refused there looked
+ * like an active epoch).  Closing calls do their notify work only once
+ * ompix_notify_gen_wrap_epochs ran. */
+static void ompix_notify_gen_track_epochs(ompix_notify_gen_win_t *w)
+{
+    ompi_osc_base_module_t *m = w->win->w_osc_module;
+
+    if (ompix_notify_gen_free != m->osc_free || ompix_notify_gen_win_lock == m->osc_lock) {
+        return;     /* not wrapped by this window, or shared with another one */
+    }
+    w->locks = calloc((size_t) ompi_group_size(w->win->w_group), sizeof(*w->locks));
+    if (NULL == w->locks) {
+        return;     /* epochs stay unknown: the component decides */
+    }
+    if (OMPI_SUCCESS != opal_pointer_array_set_item(&ompix_notify_gen_index,
+                                                    w->win->w_f_to_c_index, w)) {
+        free((void *) w->locks);
+        w->locks = NULL;
+        return;
+    }
+    m->osc_lock = ompix_notify_gen_win_lock;
+    m->osc_unlock = ompix_notify_gen_unlock;
+    m->osc_lock_all = ompix_notify_gen_win_lock_all;
+    m->osc_unlock_all = ompix_notify_gen_unlock_all;
+    m->osc_fence = ompix_notify_gen_fence;
+    m->osc_start = ompix_notify_gen_win_start;
+    m->osc_complete = ompix_notify_gen_complete;
+    w->epochs_tracked = true;
+}
+
+/* Whether an access epoch toward target may be open: false only when the
+ * epochs are tracked and none is (MPI_PROC_NULL: the component's call). */
+static bool ompix_notify_gen_in_epoch(const ompix_notify_gen_win_t *w, int target)
+{
+    return !w->epochs_tracked || target < 0 || w->fence_open || w->started || w->lock_all ||
+           0 != w->locks[target];
 }
 
 /* Hidden communicator ------------------------------------------------------ */
@@ -944,6 +1078,7 @@ void ompix_notify_gen_setup(ompi_win_t *win, ompi_communicator_t *comm, size_t s
     }
     opal_mutex_unlock(&ompix_notify_gen_lock);
     if (NULL != w) {
+        ompix_notify_gen_track_epochs(w);
         rc = ompix_notify_gen_comm_create(w, comm);
         if (OMPI_SUCCESS == rc) {
             rc = ompix_notify_gen_extents_gather(w, (int64_t) size, disp_unit);
@@ -1055,6 +1190,9 @@ static int ompix_notify_gen_read_notify(void *origin_addr, int origin_count, MPI
     if (MPI_SUCCESS != rc) {
         return rc;
     }
+    if (!ompix_notify_gen_in_epoch(w, target_rank)) {
+        return MPI_ERR_RMA_SYNC;
+    }
     ompix_notify_gen_wrap_epochs(w);
     rc = win->w_osc_module->osc_rget(origin_addr, origin_count, origin_type, target_rank,
                                      target_disp, target_count, target_type, win, &req);
@@ -1102,6 +1240,9 @@ static int ompix_notify_gen_target_prepare(MPI_Win win, int id, int target_rank,
     }
     *out = w;
     rc = ompix_notify_gen_range(w, target_rank, target_disp, target_count, target_type);
+    if (MPI_SUCCESS == rc && !ompix_notify_gen_in_epoch(w, target_rank)) {
+        rc = MPI_ERR_RMA_SYNC;
+    }
     if (MPI_SUCCESS == rc) {
         ompix_notify_gen_wrap_epochs(w);
     }
