@@ -11,26 +11,10 @@
  * size) with its data checked every start, starts back to back, and two
  * bundles started together by MPI_Startall.
  */
-#include "persist_common.h"
-#include "ompix_chan_pml.h"
+#include "persist_chan_counts.h"
 #include <string.h>
 
 #define STARTS 50
-#define NPATHS 4
-static const char *const paths[NPATHS] = {"mapped", "tag", "am", "large"};
-static MPI_T_pvar_session session;
-static MPI_T_pvar_handle handles[NPATHS];
-
-static unsigned long long chan_starts(void)
-{
-    unsigned long long sum = 0, v;
-    for (int p = 0; p < NPATHS; ++p) {
-        if (MPI_T_PVAR_HANDLE_NULL != handles[p] &&
-            MPI_SUCCESS == MPI_T_pvar_read(session, handles[p], &v)) sum += v;
-    }
-    return sum;
-}
-
 static int val(int from, int to, int it, int i) { return from * 1000000 + to * 10000 + it * 100 + i % 97; }
 
 enum { BARRIER, ALLREDUCE, ALLGATHER, ALLTOALL, NKINDS };
@@ -87,7 +71,7 @@ static void plan_free(plan_t *p)
 static void one(int kind, int n)
 {
     plan_t p;
-    unsigned long long before = chan_starts();
+    unsigned long long before = persist_chan_starts();
     plan_init(&p, kind, n);
     for (int it = 0; it < STARTS; ++it) {
         plan_fill(&p, it);
@@ -96,8 +80,8 @@ static void one(int kind, int n)
         CHECK(0 == plan_check(&p, it));
     }
     plan_free(&p);
-    if (chan_starts() == before) printf("rank %d: %s n=%d not on channels\n", rank, kind_names[kind], n);
-    CHECK(chan_starts() > before);
+    if (persist_chan_starts() == before) printf("rank %d: %s n=%d not on channels\n", rank, kind_names[kind], n);
+    CHECK(persist_chan_starts() > before);
 }
 
 /* Two bundles in flight at once, started together. */
@@ -119,21 +103,7 @@ static void together(void)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    /* the plugin build's bundle engine is in libompix (persist_bundle.c) */
-    void (*volatile keep)(void) = (void (*)(void)) MPIX_Bundle_init;
-    (void) keep;
-    ompix_chan_add_to_pml_list();
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    ompix_test_init(&argc, &argv);
-    CHECK(MPI_SUCCESS == MPI_T_pvar_session_create(&session));
-    for (int p = 0; p < NPATHS; ++p) {
-        char name[64]; int index, count;
-        handles[p] = MPI_T_PVAR_HANDLE_NULL;
-        snprintf(name, sizeof(name), "pml_chan_starts_%s", paths[p]);
-        if (MPI_SUCCESS == MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index))
-            MPI_T_pvar_handle_alloc(session, index, NULL, &handles[p], &count);
-    }
+    persist_bundle_test_init(&argc, &argv);
 
     one(BARRIER, 0);
     one(ALLREDUCE, 2);                    /* recursive doubling, folded at 3 ranks */
@@ -143,9 +113,7 @@ int main(int argc, char **argv)
     one(ALLTOALL, 256);                   /* 1 KiB blocks: the pairwise exchange */
     together();
 
-    for (int p = 0; p < NPATHS; ++p)
-        if (MPI_T_PVAR_HANDLE_NULL != handles[p]) MPI_T_pvar_handle_free(session, &handles[p]);
-    MPI_T_pvar_session_free(&session);
+    persist_chan_counts_close();
     MPI_T_finalize();
     return ompix_test_finish("persist_bundle_rounds");
 }
