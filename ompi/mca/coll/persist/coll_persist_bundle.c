@@ -163,16 +163,19 @@ mca_coll_persist_bundle_new(mca_coll_persist_request_t *req, const mca_common_om
 }
 
 void mca_coll_persist_bundle_try(ompi_communicator_t *comm, ompi_request_t *request,
-                                 mca_coll_persist_effort_t effort)
+                                 mca_coll_persist_effort_t effort, bool neighbor)
 {
+    int mode = mca_coll_persist_component.bundle;
+
     mca_coll_persist_request_t *req = (mca_coll_persist_request_t *) request;
     const mca_common_ompix_bundle_ops_t *ops = NULL;
     mca_coll_persist_bundle_t *bun = NULL;
     bool ok = true;
     int rc;
 
-    /* off, or low (given alike on every rank): no communication at init */
-    if (!mca_coll_persist_component.bundle || MCA_COLL_PERSIST_EFFORT_LOW == effort) {
+    /* not selected, or low (given alike on every rank): no communication at init */
+    if (MCA_COLL_PERSIST_BUNDLE_OFF == mode || MCA_COLL_PERSIST_EFFORT_LOW == effort
+        || (MCA_COLL_PERSIST_BUNDLE_NEIGHBOR == mode && !neighbor)) {
         return;
     }
     if (NULL != req) {
