@@ -7,7 +7,11 @@
  * "RESULT <metric> us <persistent-median> <blocking-median>".
  *
  *   persist_bench latency             allreduce_8B bcast_8B barrier allreduce_1MiB bcast_1MiB
- *   persist_bench instr N persistent|blocking   N allreduce_8B, for callgrind
+ *   persist_bench instr N persistent|blocking [KIND BYTES]
+ *       N starts of KIND (allreduce, bcast, barrier, allgather, alltoall,
+ *       neighbor_alltoall on a 2-D periodic grid; default allreduce) of
+ *       BYTES per rank (default 8), for callgrind: 10 starts first outside
+ *       the measured loop, so a count is the steady state's
  *
  * In instr mode rank 0 naps 2 ms between MPI_Start and MPI_Wait of a
  * persistent allreduce, so that the other ranks (slowed down by callgrind,
@@ -28,9 +32,20 @@
 
 #define REPS 15
 
+#ifdef OMPI_HAVE_MPI_EXT_CHAN
+/* coll_persist_bundle's engine is in libompix, which a program calling only
+ * MPIX_*_init collectives (Open MPI's) does not load (mpicc links
+ * --as-needed): name one of its functions, as a program using bundles or
+ * channels does, so that the bundle rows measure bundles. */
+void (*volatile persist_bench_keep)(void) = (void (*)(void)) MPIX_Bundle_init;
+#endif
+
 static int rank;
 
-typedef enum { ALLREDUCE, BCAST, BARRIER } kind_t;
+typedef enum { ALLREDUCE, BCAST, BARRIER, ALLGATHER, ALLTOALL, NEIGHBOR, NKINDS } kind_t;
+static const char *const kind_names[NKINDS] = {"allreduce", "bcast", "barrier", "allgather",
+                                               "alltoall", "neighbor_alltoall"};
+static MPI_Comm grid = MPI_COMM_NULL;       /* NEIGHBOR's 2-D periodic grid */
 
 static void one(kind_t kind, int blocking, MPI_Request req, double *sbuf, double *rbuf, int n)
 {
@@ -53,6 +68,15 @@ static MPI_Request init(kind_t kind, double *sbuf, double *rbuf, int n)
         MPIX_Allreduce_init(sbuf, rbuf, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     } else if (BCAST == kind) {
         MPIX_Bcast_init(sbuf, n, MPI_DOUBLE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req);
+    } else if (ALLGATHER == kind) {
+        MPIX_Allgather_init(sbuf, n, MPI_DOUBLE, rbuf, n, MPI_DOUBLE, MPI_COMM_WORLD,
+                            MPI_INFO_NULL, &req);
+    } else if (ALLTOALL == kind) {
+        MPIX_Alltoall_init(sbuf, n, MPI_DOUBLE, rbuf, n, MPI_DOUBLE, MPI_COMM_WORLD,
+                           MPI_INFO_NULL, &req);
+    } else if (NEIGHBOR == kind) {
+        MPIX_Neighbor_alltoall_init(sbuf, n, MPI_DOUBLE, rbuf, n, MPI_DOUBLE, grid,
+                                    MPI_INFO_NULL, &req);
     } else {
         MPIX_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &req);
     }
@@ -94,8 +118,15 @@ static void latency(const char *metric, kind_t kind, int n, int iters)
  * take, which moved whole-program totals by more than 1000 starts cost). */
 __attribute__((noinline)) void persist_bench_measured(int n, int blocking, MPI_Request req,
                                                       double *s, double *r);
+static void persist_bench_loop(int n, int blocking, MPI_Request req, double *s, double *r);
 __attribute__((noinline)) void persist_bench_measured(int n, int blocking, MPI_Request req,
                                                       double *s, double *r)
+{
+    persist_bench_loop(n, blocking, req, s, r);
+}
+
+/* What persist_bench_measured runs, also run before it uncounted. */
+static void persist_bench_loop(int n, int blocking, MPI_Request req, double *s, double *r)
 {
     struct timespec nap = { 0, 2000000 };
 
@@ -112,6 +143,31 @@ __attribute__((noinline)) void persist_bench_measured(int n, int blocking, MPI_R
     }
 }
 
+/* N counted starts of KIND of BYTES per rank (per block, per neighbour). */
+static void instr(int n, int blocking, const char *name, int bytes)
+{
+    int kind = 0, size, dims[2] = {0, 0}, periods[2] = {1, 1}, count = bytes / 8;
+    double *s, *r;
+
+    while (kind < NKINDS && 0 != strcmp(kind_names[kind], name)) ++kind;
+    if (NKINDS == kind || (blocking && ALLREDUCE != kind)) {
+        if (0 == rank) fprintf(stderr, "persist_bench: unknown kind %s\n", name);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Dims_create(size, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
+    s = calloc((size_t) (count * (size > 4 ? size : 4)) + 1, sizeof(double));
+    r = calloc((size_t) (count * (size > 4 ? size : 4)) + 1, sizeof(double));
+    MPI_Request req = init((kind_t) kind, s, r, count);
+    persist_bench_loop(10, blocking, req, s, r);
+    persist_bench_measured(n, blocking, req, s, r);
+    MPI_Request_free(&req);
+    MPI_Comm_free(&grid);
+    free(s);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -123,10 +179,8 @@ int main(int argc, char **argv)
         latency("allreduce_1MiB", ALLREDUCE, 131072, 100);
         latency("bcast_1MiB", BCAST, 131072, 200);
     } else if (argc >= 4 && 0 == strcmp(argv[1], "instr")) {
-        double s = 1, r;
-        MPI_Request req = init(ALLREDUCE, &s, &r, 1);
-        persist_bench_measured(atoi(argv[2]), 0 == strcmp(argv[3], "blocking"), req, &s, &r);
-        MPI_Request_free(&req);
+        instr(atoi(argv[2]), 0 == strcmp(argv[3], "blocking"), argc >= 5 ? argv[4] : "allreduce",
+              argc >= 6 ? atoi(argv[5]) : 8);
     } else {
         if (0 == rank) fprintf(stderr, "usage: persist_bench latency | instr N persistent|blocking\n");
         MPI_Abort(MPI_COMM_WORLD, 2);

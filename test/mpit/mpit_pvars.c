@@ -5,8 +5,8 @@
  * variables"): every one is found by enumeration (MPI_T_pvar_get_num,
  * MPI_T_pvar_get_info) as a read-only continuous counter of unsigned long
  * long with the binding it is documented with; handles bound to a window
- * (osc/rdma2) or unbound (pml/chan, coll/persist) count exactly the work
- * done between two reads: 100 puts to the right neighbour are +100 on the
+ * (osc/rdma2), to a communicator (coll/persist) or unbound (pml/chan)
+ * count exactly the work done between two reads: 100 puts to the right neighbour are +100 on the
  * path the window takes to it (mapped over shared memory, CMA or UCX over
  * TCP, mapped to oneself) and +800 bytes, gets and accumulates likewise,
  * MPI_PROC_NULL nothing, emulated atomics only where the window is in lock
@@ -44,10 +44,10 @@ static const expected_pvar_t expected[] = {
     {"osc_rdma2_bytes_ucx", MPI_T_BIND_MPI_WIN},
     {"osc_rdma2_emulated_atomics", MPI_T_BIND_MPI_WIN},
     {"osc_rdma2_lock_waits", MPI_T_BIND_MPI_WIN},
-    {"coll_persist_starts_other", MPI_T_BIND_NO_OBJECT},
-    {"coll_persist_starts_allreduce_shm", MPI_T_BIND_NO_OBJECT},
-    {"coll_persist_starts_allreduce_recursive_doubling", MPI_T_BIND_NO_OBJECT},
-    {"coll_persist_starts_allreduce_ring", MPI_T_BIND_NO_OBJECT},
+    {"coll_persist_starts_other", MPI_T_BIND_MPI_COMM},
+    {"coll_persist_starts_allreduce_shm", MPI_T_BIND_MPI_COMM},
+    {"coll_persist_starts_allreduce_recursive_doubling", MPI_T_BIND_MPI_COMM},
+    {"coll_persist_starts_allreduce_ring", MPI_T_BIND_MPI_COMM},
 #ifdef OMPI_HAVE_MPI_EXT_NOTIFY
     {"mpi_notify_issued", MPI_T_BIND_NO_OBJECT},
     {"mpi_notify_consumed", MPI_T_BIND_NO_OBJECT},
@@ -347,13 +347,14 @@ static void persist_expect(MPI_T_pvar_handle *h)
 static void test_persist(void)
 {
     MPI_T_pvar_handle h[NALGS];
+    MPI_Comm world = MPI_COMM_WORLD;     /* the counters are bound to a communicator */
     MPI_Request ar, ga;
     int in = rank + 1, out = 0, *all = malloc(sizeof(int) * (size_t) size);
     char name[96];
 
     for (int a = 0; a < NALGS; ++a) {
         snprintf(name, sizeof(name), "coll_persist_starts_%s", alg_names[a]);
-        h[a] = handle_on(name, NULL);
+        h[a] = handle_on(name, &world);
     }
     MPIX_Allreduce_init(&in, &out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &ar);
     MPIX_Gather_init(&in, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &ga);

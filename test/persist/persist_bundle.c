@@ -16,8 +16,7 @@
  * uses channels.  (In the plugin build the program must load libompix,
  * where the bundle engine lives: README.md, "Persistent collectives".)
  */
-#include "persist_common.h"
-#include "ompix_chan_pml.h"
+#include "persist_chan_counts.h"
 #include <stdbool.h>
 #include <string.h>
 
@@ -25,21 +24,6 @@
 #define PERSIST_BUNDLE_ENGINE 1
 #endif
 #define STARTS 20
-#define NPATHS 4
-static const char *const paths[NPATHS] = {"mapped", "tag", "am", "large"};
-static MPI_T_pvar_session session;
-static MPI_T_pvar_handle handles[NPATHS];
-
-static unsigned long long chan_starts(void)
-{
-    unsigned long long sum = 0, v;
-    for (int p = 0; p < NPATHS; ++p) {
-        if (MPI_T_PVAR_HANDLE_NULL != handles[p] &&
-            MPI_SUCCESS == MPI_T_pvar_read(session, handles[p], &v)) sum += v;
-    }
-    return sum;
-}
-
 static int val(int from, int to, int it, int i) { return from * 1000000 + to * 10000 + it * 100 + i % 97; }
 
 /* Runs req STARTS times: fill(it) before each start, check(it) after. */
@@ -160,42 +144,24 @@ static void all_kinds(MPI_Info info, const char *what)
 
 int main(int argc, char **argv)
 {
-    int provided;
     MPI_Info low;
 
-    /* the plugin build's bundle engine is in libompix, which a program that
-     * calls only MPIX_*_init collectives (Open MPI's) does not load: name
-     * one of its functions, as a program using bundles or channels does */
-    void (*volatile keep)(void) = (void (*)(void)) MPIX_Bundle_init;
-    (void) keep;
-    ompix_chan_add_to_pml_list();
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    ompix_test_init(&argc, &argv);
-    CHECK(MPI_SUCCESS == MPI_T_pvar_session_create(&session));
-    for (int p = 0; p < NPATHS; ++p) {
-        char name[64]; int index, count;
-        handles[p] = MPI_T_PVAR_HANDLE_NULL;
-        snprintf(name, sizeof(name), "pml_chan_starts_%s", paths[p]);
-        if (MPI_SUCCESS == MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index))
-            MPI_T_pvar_handle_alloc(session, index, NULL, &handles[p], &count);
-    }
+    persist_bundle_test_init(&argc, &argv);
 
-    unsigned long long before = chan_starts();
+    unsigned long long before = persist_chan_starts();
     all_kinds(MPI_INFO_NULL, "bundle");
-    unsigned long long used = chan_starts() - before;
+    unsigned long long used = persist_chan_starts() - before;
     if (size > 1 && PERSIST_BUNDLE_ENGINE) CHECK(used > 0);
     if (!PERSIST_BUNDLE_ENGINE) CHECK(0 == used);
 
     MPI_Info_create(&low);
     MPI_Info_set(low, "ompix_persist_effort", "low");
-    before = chan_starts();
+    before = persist_chan_starts();
     all_kinds(low, "low");
-    CHECK(chan_starts() == before);
+    CHECK(persist_chan_starts() == before);
     MPI_Info_free(&low);
 
-    for (int p = 0; p < NPATHS; ++p)
-        if (MPI_T_PVAR_HANDLE_NULL != handles[p]) MPI_T_pvar_handle_free(session, &handles[p]);
-    MPI_T_pvar_session_free(&session);
+    persist_chan_counts_close();
     MPI_T_finalize();
     return ompix_test_finish("persist_bundle");
 }

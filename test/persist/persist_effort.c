@@ -173,7 +173,8 @@ int main(int argc, char **argv)
         int count;
         snprintf(name, sizeof(name), "coll_persist_starts_%s", alg_names[a]);
         CHECK(MPI_SUCCESS == MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index));
-        CHECK(MPI_SUCCESS == MPI_T_pvar_handle_alloc(session, index, NULL, &handles[a], &count));
+        MPI_Comm world = MPI_COMM_WORLD;          /* the counters are bound to a communicator */
+        CHECK(MPI_SUCCESS == MPI_T_pvar_handle_alloc(session, index, &world, &handles[a], &count));
     }
     for (int f = 0; f < NFAMILIES; ++f) {
         for (int n = 2; n <= 16384; n *= 8192) {          /* 8 B and 64 KiB per rank */

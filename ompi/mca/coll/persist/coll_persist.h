@@ -144,7 +144,7 @@ typedef struct {
     int alltoall_small;                   /* block bytes below which alltoall uses Bruck */
     int shm_max_bytes, shm_max_ranks;     /* limits of the shared-memory plans */
     int shm_bcast_depth;                  /* starts a broadcast root may run ahead */
-    int bundle;                           /* plan schedules as bundles of channels */
+    int bundle;                           /* which schedules run as bundles of channels */
     opal_list_t active;                   /* started, not yet complete */
     opal_mutex_t lock;
     bool progress_registered;
@@ -322,13 +322,20 @@ int mca_coll_persist_tune(const mca_coll_persist_call_t *call,
 int mca_coll_persist_progress(void);
 void mca_coll_persist_request_run_actions(mca_coll_persist_request_t *req, int begin, int end);
 
+/* coll_persist_bundle: which schedules run as bundles of channels. */
+typedef enum {
+    MCA_COLL_PERSIST_BUNDLE_OFF = 0,
+    MCA_COLL_PERSIST_BUNDLE_ON = 1,          /* every point-to-point plan */
+    MCA_COLL_PERSIST_BUNDLE_NEIGHBOR = 2     /* the neighborhood collectives only */
+} mca_coll_persist_bundle_mode_t;
+
 /* Schedules as bundles of channels (coll_persist_bundle.c): try turns a
- * planned request into a bundle when every rank can; collective over
- * comm when coll_persist_bundle is on, so every rank calls it after
- * planning, with NULL where planning failed.  The request stays a
- * schedule otherwise. */
+ * planned request (neighbor: of a neighborhood collective) into a bundle
+ * when every rank can; collective over comm when coll_persist_bundle
+ * selects the plan, so every rank calls it after planning, with NULL
+ * where planning failed.  The request stays a schedule otherwise. */
 void mca_coll_persist_bundle_try(ompi_communicator_t *comm, ompi_request_t *request,
-                                 mca_coll_persist_effort_t effort);
+                                 mca_coll_persist_effort_t effort, bool neighbor);
 bool mca_coll_persist_bundle_start(mca_coll_persist_request_t *req);
 bool mca_coll_persist_bundle_advance(mca_coll_persist_request_t *req);
 void mca_coll_persist_bundle_release(mca_coll_persist_request_t *req);

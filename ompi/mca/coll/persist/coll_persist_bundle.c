@@ -60,32 +60,9 @@ static int mca_coll_persist_bundle_acts_poll(void *state, int *completed)
     return MPI_SUCCESS;
 }
 
-/* Whether every peer's transfers lie in one round of the plan, so that
- * each synchronous channel's credit rides on data of the same round.
- * Plans where a peer recurs in a later round (barrier and recursive
- * doubling's fold on 3 ranks, rings, the pairwise exchange) hung over
- * TCP at 3 ranks: the credit owed by a receive of round r + 1 is then
- * carried by a send of the peer's next start, which waits for it (issue
- * 25's rule "a credit never waits on a later round of the same bundle",
- * for the bundle engine to keep); they keep their own schedule. */
-static bool mca_coll_persist_bundle_peers_once(const mca_coll_persist_request_t *req)
-{
-    for (int r = 0; r < req->nrounds; ++r) {
-        const mca_coll_persist_round_t *a = &req->rounds[r];
-        for (int i = a->req_begin; i < a->req_end; ++i) {
-            for (int j = a->req_end; j < req->nreqs; ++j) {
-                if (req->p2p[i].peer == req->p2p[j].peer) {
-                    return false;
-                }
-            }
-        }
-    }
-    return true;
-}
-
 /* Whether this rank can plan on bundles: the contract is there, the plan
  * is a schedule with transfers, none to itself (a channel joins two
- * processes), each peer in one round. */
+ * processes). */
 static const mca_common_ompix_bundle_ops_t *
 mca_coll_persist_bundle_ops(mca_coll_persist_request_t *req)
 {
@@ -98,9 +75,6 @@ mca_coll_persist_bundle_ops(mca_coll_persist_request_t *req)
         if (me == req->p2p[i].peer) {
             return NULL;
         }
-    }
-    if (!mca_coll_persist_bundle_peers_once(req)) {
-        return NULL;
     }
     return mca_common_ompix_registry_lookup(MCA_COMMON_OMPIX_BUNDLE_OPS_NAME,
                                             MCA_COMMON_OMPIX_BUNDLE_OPS_VERSION);
@@ -189,16 +163,19 @@ mca_coll_persist_bundle_new(mca_coll_persist_request_t *req, const mca_common_om
 }
 
 void mca_coll_persist_bundle_try(ompi_communicator_t *comm, ompi_request_t *request,
-                                 mca_coll_persist_effort_t effort)
+                                 mca_coll_persist_effort_t effort, bool neighbor)
 {
+    int mode = mca_coll_persist_component.bundle;
+
     mca_coll_persist_request_t *req = (mca_coll_persist_request_t *) request;
     const mca_common_ompix_bundle_ops_t *ops = NULL;
     mca_coll_persist_bundle_t *bun = NULL;
     bool ok = true;
     int rc;
 
-    /* off, or low (given alike on every rank): no communication at init */
-    if (!mca_coll_persist_component.bundle || MCA_COLL_PERSIST_EFFORT_LOW == effort) {
+    /* not selected, or low (given alike on every rank): no communication at init */
+    if (MCA_COLL_PERSIST_BUNDLE_OFF == mode || MCA_COLL_PERSIST_EFFORT_LOW == effort
+        || (MCA_COLL_PERSIST_BUNDLE_NEIGHBOR == mode && !neighbor)) {
         return;
     }
     if (NULL != req) {

@@ -91,8 +91,9 @@ static const mca_base_var_enum_value_t mca_coll_persist_alltoall_values[] = {
 };
 
 static const mca_base_var_enum_value_t mca_coll_persist_bundle_values[] = {
-    { 0, "off" },
-    { 1, "on" },
+    { MCA_COLL_PERSIST_BUNDLE_OFF, "off" },
+    { MCA_COLL_PERSIST_BUNDLE_ON, "on" },
+    { MCA_COLL_PERSIST_BUNDLE_NEIGHBOR, "neighbor" },
     { 0, NULL },
 };
 
@@ -155,8 +156,9 @@ static const struct {
     {"bundle", &mca_coll_persist_component.bundle, mca_coll_persist_bundle_values,
      "Run the point-to-point plans of barrier, bcast, allreduce, allgather, alltoall and the "
      "neighborhood collectives as bundles of bound channels (the channel extension's "
-     "MPIX_Bundle_init) when pml/chan's engine serves every channel of the plan: on (1), or "
-     "off (0, the plans' own persistent requests); init then binds the channels (collective)"},
+     "MPIX_Bundle_init) when pml/chan's engine serves every channel of the plan: on (1) all "
+     "of them, neighbor (2) the neighborhood collectives only, or off (0, the plans' own "
+     "persistent requests); init then binds the channels (collective)"},
 };
 
 /* coll_persist_ompix_version, coll_persist_ompix_provides */

@@ -88,6 +88,6 @@ int mca_coll_persist_plan(const mca_coll_persist_call_t *call,
     for (int i = 0; i < n && OMPI_ERR_NOT_AVAILABLE == rc; ++i) {
         rc = family->plan(call, algs[i], request);
     }
-    mca_coll_persist_bundle_try(call->comm, OMPI_SUCCESS == rc ? *request : NULL, effort);
+    mca_coll_persist_bundle_try(call->comm, OMPI_SUCCESS == rc ? *request : NULL, effort, false);
     return rc;
 }

@@ -2,22 +2,40 @@
  * Copyright (c) 2026 The ompix developers.
  *
  * coll/persist's MPI_T performance variables: starts of persistent
- * collectives per algorithm, process-wide.  A schedule counts its starts
- * (one increment per MPI_Start, beside the start's own stores); a
- * shared-memory plan already counts them (its generation).  A read sums the
- * requests handed out and not yet freed, plus what freed ones left.
+ * collectives per algorithm, each bound to a communicator
+ * (MCA_BASE_VAR_BIND_MPI_COMM).  A schedule counts its starts (one
+ * increment per MPI_Start, beside the start's own stores); a shared-memory
+ * plan already counts them (its generation).  Nothing is counted per
+ * communicator on the critical path: a read sums the starts of the
+ * communicator's requests handed out and not yet freed, plus what its
+ * freed ones left in its watch record.  A record exists while a handle is
+ * bound to the communicator (MPI_T reports a counter relative to the
+ * handle's creation, so counting from the first handle misses nothing);
+ * it is found by the communicator's address and outlives the communicator
+ * if a handle does, so a late read (erroneous) neither crashes nor runs
+ * backwards.
  */
 #include "ompi_config.h"
+
+#include <stdlib.h>
 
 #include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/mca/common/ompix/common_ompix_mpit.h"
 
 #include "coll_persist.h"
 
+/* One communicator observed through MPI_T. */
+typedef struct mca_coll_persist_mpit_watch_t {
+    struct mca_coll_persist_mpit_watch_t *next;
+    const void *comm;
+    int handles;
+    unsigned long long freed[MCA_COLL_PERSIST_ALGS];
+} mca_coll_persist_mpit_watch_t;
+
 static opal_mutex_t mca_coll_persist_mpit_lock = OPAL_MUTEX_STATIC_INIT;
 static opal_list_t mca_coll_persist_mpit_live;
 static bool mca_coll_persist_mpit_ready = false;
-static unsigned long long mca_coll_persist_mpit_freed[MCA_COLL_PERSIST_ALGS];
+static mca_coll_persist_mpit_watch_t *mca_coll_persist_mpit_watches;
 
 static const char *const mca_coll_persist_mpit_names[MCA_COLL_PERSIST_ALGS] = {
     "other", "barrier_shm", "barrier_dissemination", "bcast_shm", "bcast_binomial",
@@ -29,6 +47,17 @@ static const char *const mca_coll_persist_mpit_names[MCA_COLL_PERSIST_ALGS] = {
 static uint64_t mca_coll_persist_mpit_starts(const mca_coll_persist_request_t *req)
 {
     return NULL != req->shm ? mca_coll_persist_shm_starts(req->shm) : req->starts;
+}
+
+/* The watch record of comm, or NULL; under the lock. */
+static mca_coll_persist_mpit_watch_t *mca_coll_persist_mpit_find(const void *comm)
+{
+    mca_coll_persist_mpit_watch_t *w = mca_coll_persist_mpit_watches;
+
+    while (NULL != w && w->comm != comm) {
+        w = w->next;
+    }
+    return w;
 }
 
 void mca_coll_persist_mpit_track(mca_coll_persist_request_t *req)
@@ -45,28 +74,88 @@ void mca_coll_persist_mpit_track(mca_coll_persist_request_t *req)
 /* Freed (or abandoned before it was handed out: not listed). */
 void mca_coll_persist_mpit_untrack(mca_coll_persist_request_t *req)
 {
+    mca_coll_persist_mpit_watch_t *w;
+
     OPAL_THREAD_LOCK(&mca_coll_persist_mpit_lock);
     if (mca_coll_persist_mpit_ready && NULL != req->mpit_item.opal_list_next) {
         opal_list_remove_item(&mca_coll_persist_mpit_live, &req->mpit_item);
-        mca_coll_persist_mpit_freed[req->algorithm] += mca_coll_persist_mpit_starts(req);
+        w = mca_coll_persist_mpit_find(req->comm);
+        if (NULL != w) {
+            w->freed[req->algorithm] += mca_coll_persist_mpit_starts(req);
+        }
     }
     OPAL_THREAD_UNLOCK(&mca_coll_persist_mpit_lock);
 }
 
+/* A handle bound to comm (obj: the communicator, as Open MPI passes it):
+ * one value; the first makes comm's record. */
+static int mca_coll_persist_mpit_bind(const void *comm)
+{
+    mca_coll_persist_mpit_watch_t *w = mca_coll_persist_mpit_find(comm);
+
+    if (NULL == w) {
+        w = calloc(1, sizeof(*w));
+        if (NULL == w) {
+            return OPAL_ERR_OUT_OF_RESOURCE;    /* no handle: it could run backwards */
+        }
+        w->comm = comm;
+        w->next = mca_coll_persist_mpit_watches;
+        mca_coll_persist_mpit_watches = w;
+    }
+    w->handles++;
+    return OPAL_SUCCESS;
+}
+
+/* The last handle on comm freed: its record goes. */
+static void mca_coll_persist_mpit_unbind(const void *comm)
+{
+    mca_coll_persist_mpit_watch_t **pp = &mca_coll_persist_mpit_watches, *w;
+
+    while (NULL != *pp && (*pp)->comm != comm) {
+        pp = &(*pp)->next;
+    }
+    w = *pp;
+    if (NULL != w && 0 == --w->handles) {
+        *pp = w->next;
+        free(w);
+    }
+}
+
+static int mca_coll_persist_mpit_notify(struct mca_base_pvar_t *pvar,
+                                        mca_base_pvar_event_t event, void *obj, int *count)
+{
+    int rc = OPAL_SUCCESS;
+
+    (void) pvar;
+    OPAL_THREAD_LOCK(&mca_coll_persist_mpit_lock);
+    if (MCA_BASE_PVAR_HANDLE_BIND == event) {
+        *count = 1;
+        rc = mca_coll_persist_mpit_bind(obj);
+    } else if (MCA_BASE_PVAR_HANDLE_UNBIND == event) {
+        mca_coll_persist_mpit_unbind(obj);
+    }
+    OPAL_THREAD_UNLOCK(&mca_coll_persist_mpit_lock);
+    return rc;
+}
+
+/* The starts on communicator obj of the algorithm in pvar->ctx. */
 static int mca_coll_persist_mpit_read(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
     mca_coll_persist_alg_t alg = (mca_coll_persist_alg_t) (intptr_t) pvar->ctx;
-    unsigned long long v;
+    const mca_coll_persist_mpit_watch_t *w;
+    unsigned long long v = 0;
     opal_list_item_t *item;
 
-    (void) obj;
     OPAL_THREAD_LOCK(&mca_coll_persist_mpit_lock);
-    v = mca_coll_persist_mpit_freed[alg];
+    w = mca_coll_persist_mpit_find(obj);
+    if (NULL != w) {
+        v = w->freed[alg];
+    }
     if (mca_coll_persist_mpit_ready) {
         OPAL_LIST_FOREACH(item, &mca_coll_persist_mpit_live, opal_list_item_t) {
             mca_coll_persist_request_t *req = (mca_coll_persist_request_t *)
                 ((char *) item - offsetof(mca_coll_persist_request_t, mpit_item));
-            if (req->algorithm == alg) {
+            if (req->algorithm == alg && (const void *) req->comm == obj) {
                 v += mca_coll_persist_mpit_starts(req);
             }
         }
@@ -77,15 +166,17 @@ static int mca_coll_persist_mpit_read(const struct mca_base_pvar_t *pvar, void *
 
 void mca_coll_persist_mpit_register(void)
 {
-    char name[64], desc[256];
+    char name[64], desc[512];
     mca_common_ompix_pvar_t pvar = { .name = name, .description = desc,
-                                     .bind = MCA_BASE_VAR_BIND_NO_OBJECT,
-                                     .get_value = mca_coll_persist_mpit_read };
+                                     .bind = MCA_BASE_VAR_BIND_MPI_COMM,
+                                     .get_value = mca_coll_persist_mpit_read,
+                                     .notify = mca_coll_persist_mpit_notify };
 
     for (int a = 0; a < MCA_COLL_PERSIST_ALGS; ++a) {
         snprintf(name, sizeof(name), "starts_%s", mca_coll_persist_mpit_names[a]);
         snprintf(desc, sizeof(desc), "Starts (MPI_Start, MPI_Startall) of this process's "
-                 "persistent collectives planned by coll/persist with algorithm %s%s",
+                 "persistent collectives on the bound communicator planned by coll/persist "
+                 "with algorithm %s%s",
                  mca_coll_persist_mpit_names[a],
                  0 == a ? " (the one schedule of a collective that has no choice: gather, "
                           "scatter, reduce, scan, the vector and neighborhood collectives)" : "");

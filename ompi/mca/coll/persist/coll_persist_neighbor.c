@@ -172,7 +172,7 @@ static int mca_coll_persist_neighbor_exchange(const void *sbuf, layout_t snd, bo
     rc = mca_coll_persist_end(&b, rc, request);
     /* a halo exchange with no user code: the neighbours' channels, one bundle */
     mca_coll_persist_bundle_try(comm, OMPI_SUCCESS == rc ? *request : NULL,
-                                mca_coll_persist_effort(info));
+                                mca_coll_persist_effort(info), true);
     return rc;
 }
 
