@@ -14,8 +14,11 @@
  * the bundle spins on its completion with pml/chan's progress alone
  * (opal_progress every OMPIX_BUNDLE_ENGINE_SPINS spins, as the engine's
  * channel Wait does; oversubscribed, a sched_yield after every spin that
- * completed nothing).  Everything else (mixed members, threads) stays on
- * the generic engine (mpiext_chan_bundle.c).
+ * completed nothing).  Under MPI_THREAD_MULTIPLE too: the counter and the
+ * free of an active bundle are atomic, a bundle is started and waited by
+ * one thread at a time (MPI's rule for a request) and its rounds advance
+ * on whichever thread progresses.  Everything else (mixed members) stays
+ * on the generic engine (mpiext_chan_bundle.c).
  */
 
 #include "ompi_config.h"
@@ -36,15 +39,23 @@
 
 static void ompix_bundle_engine_advance(ompix_bundle_t *b);
 
+/* The engine path's state against a free of an active bundle (b->engine_state):
+ * whichever of the last completion and MPI_Request_free comes second
+ * releases the bundle, decided by one compare-and-swap (with threads they
+ * may run at once on two threads). */
+#define OMPIX_BUNDLE_ENGINE_IDLE 0      /* not started, or complete */
+#define OMPIX_BUNDLE_ENGINE_RUNNING 1
+#define OMPIX_BUNDLE_ENGINE_FREED 2     /* freed while running */
+
 /* Whether the bundle can run here: the engine is on and every member is
- * one of its channels or a request to MPI_PROC_NULL (never started), and
- * the process runs without threads (a member's completion then runs on
- * the thread that progresses it, and the counter needs no atomics). */
+ * one of its channels or a request to MPI_PROC_NULL (never started).  With
+ * threads too: a member's completion runs on the thread that progresses
+ * it, and counts down the round atomically. */
 static bool ompix_bundle_engine_fits(const ompix_bundle_t *b, int n)
 {
     const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
 
-    if (opal_using_threads() || NULL == engine || NULL == engine->start ||
+    if (NULL == engine || NULL == engine->start ||
         NULL == engine->progress || NULL == engine->direction) {
         return false;
     }
@@ -104,7 +115,7 @@ static int ompix_bundle_engine_member_done(ompi_request_t *req)
     if (REQUEST_PENDING != old && REQUEST_COMPLETED != old) {
         wait_sync_update((ompi_wait_sync_t *) old, 1, req->req_status.MPI_ERROR);
     }
-    if (0 == --b->left) {
+    if (0 == OPAL_THREAD_ADD_FETCH32(&b->left, -1)) {
         ompix_bundle_engine_advance(b);
     }
     return 1;
@@ -113,20 +124,27 @@ static int ompix_bundle_engine_member_done(ompi_request_t *req)
 /* After a failed start of the round (the engine reported it through the
  * channel's communicator, and stops at the failing one): the channels
  * that did not start still carry our callback and are inactive; each is
- * counted as complete, the first failure kept as the bundle's error. */
+ * counted as complete, the first failure kept as the bundle's error.  The
+ * state is read before the callback: a started channel is active until
+ * its completion, which clears the callback before it makes the channel
+ * inactive, so one seen inactive with our callback did not start (with
+ * threads its completion may run meanwhile on another thread). */
 static void ompix_bundle_engine_failed(ompix_bundle_t *b, int first, int rc)
 {
     for (int i = first; i < b->chan_end[b->round]; ++i) {
         ompi_request_t *req = b->chans[i];
 
-        if (ompix_bundle_engine_member_done == req->req_complete_cb &&
-            OMPI_REQUEST_INACTIVE == req->req_state) {
+        if (OMPI_REQUEST_INACTIVE != req->req_state) {
+            continue;
+        }
+        opal_atomic_rmb();
+        if (ompix_bundle_engine_member_done == req->req_complete_cb) {
             req->req_complete_cb = NULL;
             if (MPI_SUCCESS == b->error) {
                 b->error = ompi_errcode_get_mpi_code(rc);
                 b->error_comm = req->req_mpi_object.comm;
             }
-            --b->left;
+            (void) OPAL_THREAD_ADD_FETCH32(&b->left, -1);
         }
     }
 }
@@ -150,7 +168,25 @@ static bool ompix_bundle_engine_start_round(ompix_bundle_t *b)
     if (n > 0 && MPI_SUCCESS != (rc = ompix_chan_global.engine->start(n, b->chans + first))) {
         ompix_bundle_engine_failed(b, first, rc);
     }
-    return 0 == --b->left;
+    return 0 == OPAL_THREAD_ADD_FETCH32(&b->left, -1);
+}
+
+/* After the last round: completed, or released when MPI_Request_free came
+ * while it ran (the state is idle first: the completion may run
+ * continuations that start the bundle again).  With threads the running
+ * bundle holds a reference of its own (taken at its start), dropped last:
+ * a free on the owner's thread that finds it idle releases the user's
+ * while this thread may still be inside the completion. */
+static void ompix_bundle_engine_finish(ompix_bundle_t *b)
+{
+    int32_t running = OMPIX_BUNDLE_ENGINE_RUNNING;
+    bool held = opal_using_threads();
+
+    ompix_bundle_finish(b, !OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&b->engine_state, &running,
+                                                                   OMPIX_BUNDLE_ENGINE_IDLE));
+    if (held) {
+        OBJ_RELEASE(b);
+    }
 }
 
 /* Rounds from b->round on, as long as each completes during its start;
@@ -163,7 +199,7 @@ static void ompix_bundle_engine_run(ompix_bundle_t *b)
             return;                     /* the last completion goes on */
         }
     }
-    ompix_bundle_finish(b, b->engine_freed);
+    ompix_bundle_engine_finish(b);
 }
 
 /* The running round is complete (its last channel's callback). */
@@ -179,6 +215,11 @@ static int ompix_bundle_engine_start_one(ompi_request_t *req)
     int rc = ompix_bundle_reset(b);
 
     if (MPI_SUCCESS == rc) {
+        if (opal_using_threads()) {
+            OBJ_RETAIN(b);              /* dropped by ompix_bundle_engine_finish */
+        }
+        b->engine_state = OMPIX_BUNDLE_ENGINE_RUNNING;
+        opal_atomic_wmb();
         ompix_bundle_engine_run(b);
     }
     return rc;
@@ -249,14 +290,13 @@ void ompix_bundle_engine_wait(ompi_request_t *req)
     }
 }
 
-/* MPI_Request_free of an engine bundle: released now, or by the
- * completion of its last round when it is active (its channels' callbacks
- * still point at it). */
+/* MPI_Request_free of an engine bundle: released now (true), or by the
+ * completion of its last round when it is running (its channels'
+ * callbacks still point at it). */
 bool ompix_bundle_engine_free(ompix_bundle_t *b)
 {
-    if (OMPI_REQUEST_ACTIVE == b->super.req_state && !REQUEST_COMPLETE(&b->super)) {
-        b->engine_freed = true;
-        return false;
-    }
-    return true;
+    int32_t running = OMPIX_BUNDLE_ENGINE_RUNNING;
+
+    return !OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&b->engine_state, &running,
+                                                   OMPIX_BUNDLE_ENGINE_FREED);
 }
