@@ -48,6 +48,8 @@ static void ompix_bundle_construct(ompix_bundle_t *b)
     b->chan_end = NULL;
     b->left = 0;
     b->engine_state = 0;                /* OMPIX_BUNDLE_ENGINE_IDLE */
+    b->mt = b->yield = false;
+    b->member_done = NULL;
 }
 
 static void ompix_bundle_destruct(ompix_bundle_t *b)

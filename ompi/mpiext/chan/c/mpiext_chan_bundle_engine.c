@@ -38,6 +38,8 @@
 #define OMPIX_BUNDLE_ENGINE_SPINS MCA_PML_CHAN_POLLS_PER_PROGRESS
 
 static void ompix_bundle_engine_advance(ompix_bundle_t *b);
+static int ompix_bundle_engine_member_done(ompi_request_t *req);
+static int ompix_bundle_engine_member_done_mt(ompi_request_t *req);
 
 /* The engine path's state against a free of an active bundle (b->engine_state):
  * whichever of the last completion and MPI_Request_free comes second
@@ -94,6 +96,10 @@ void ompix_bundle_engine_choose(ompix_bundle_t *b)
         }
         b->chan_end[r] = k;
     }
+    b->mt = opal_using_threads();
+    b->member_done = b->mt ? ompix_bundle_engine_member_done_mt : ompix_bundle_engine_member_done;
+    /* Both are fixed by now (MPI_Init set them). */
+    b->yield = b->mt || opal_progress_yield_when_idle;
     b->super.req_start = ompix_bundle_engine_start;
 }
 
@@ -105,9 +111,9 @@ void ompix_bundle_engine_choose(ompix_bundle_t *b)
  * afterwards: completing the bundle runs its continuations, which may
  * start it again, and with it this channel, whose new start the mark
  * after the callback would then report as done. */
-static int ompix_bundle_engine_member_done(ompi_request_t *req)
+/* The channel made inactive and complete: the callbacks' common part. */
+static inline void ompix_bundle_engine_member_mark(ompi_request_t *req)
 {
-    ompix_bundle_t *b = (ompix_bundle_t *) req->req_complete_cb_data;
     void *old;
 
     req->req_state = OMPI_REQUEST_INACTIVE;
@@ -115,10 +121,36 @@ static int ompix_bundle_engine_member_done(ompi_request_t *req)
     if (REQUEST_PENDING != old && REQUEST_COMPLETED != old) {
         wait_sync_update((ompi_wait_sync_t *) old, 1, req->req_status.MPI_ERROR);
     }
-    if (0 == OPAL_THREAD_ADD_FETCH32(&b->left, -1)) {
+}
+
+static int ompix_bundle_engine_member_done(ompi_request_t *req)
+{
+    ompix_bundle_t *b = (ompix_bundle_t *) req->req_complete_cb_data;
+
+    ompix_bundle_engine_member_mark(req);
+    if (0 == --b->left) {
         ompix_bundle_engine_advance(b);
     }
     return 1;
+}
+
+/* The same with threads (b->mt): the count is atomic, as channels of one
+ * round may complete on several threads at once. */
+static int ompix_bundle_engine_member_done_mt(ompi_request_t *req)
+{
+    ompix_bundle_t *b = (ompix_bundle_t *) req->req_complete_cb_data;
+
+    ompix_bundle_engine_member_mark(req);
+    if (0 == opal_atomic_add_fetch_32(&b->left, -1)) {
+        ompix_bundle_engine_advance(b);
+    }
+    return 1;
+}
+
+/* One channel counted outside a callback; true when it was the last. */
+static inline bool ompix_bundle_engine_count(ompix_bundle_t *b)
+{
+    return 0 == (b->mt ? opal_atomic_add_fetch_32(&b->left, -1) : --b->left);
 }
 
 /* After a failed start of the round (the engine reported it through the
@@ -138,13 +170,14 @@ static void ompix_bundle_engine_failed(ompix_bundle_t *b, int first, int rc)
             continue;
         }
         opal_atomic_rmb();
-        if (ompix_bundle_engine_member_done == req->req_complete_cb) {
+        if (ompix_bundle_engine_member_done == req->req_complete_cb ||
+            ompix_bundle_engine_member_done_mt == req->req_complete_cb) {
             req->req_complete_cb = NULL;
             if (MPI_SUCCESS == b->error) {
                 b->error = ompi_errcode_get_mpi_code(rc);
                 b->error_comm = req->req_mpi_object.comm;
             }
-            (void) OPAL_THREAD_ADD_FETCH32(&b->left, -1);
+            (void) ompix_bundle_engine_count(b);
         }
     }
 }
@@ -160,15 +193,17 @@ static bool ompix_bundle_engine_start_round(ompix_bundle_t *b)
     int first = b->round > 0 ? b->chan_end[b->round - 1] : 0;
     int n = b->chan_end[b->round] - first, rc;
 
+    ompi_request_complete_fn_t done = b->member_done;
+
     b->left = n + 1;
     for (int i = first; i < first + n; ++i) {
         b->chans[i]->req_complete_cb_data = b;
-        b->chans[i]->req_complete_cb = ompix_bundle_engine_member_done;
+        b->chans[i]->req_complete_cb = done;
     }
     if (n > 0 && MPI_SUCCESS != (rc = ompix_chan_global.engine->start(n, b->chans + first))) {
         ompix_bundle_engine_failed(b, first, rc);
     }
-    return 0 == OPAL_THREAD_ADD_FETCH32(&b->left, -1);
+    return ompix_bundle_engine_count(b);
 }
 
 /* After the last round: completed, or released when MPI_Request_free came
@@ -180,13 +215,16 @@ static bool ompix_bundle_engine_start_round(ompix_bundle_t *b)
 static void ompix_bundle_engine_finish(ompix_bundle_t *b)
 {
     int32_t running = OMPIX_BUNDLE_ENGINE_RUNNING;
-    bool held = opal_using_threads();
+    bool freed;
 
-    ompix_bundle_finish(b, !OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&b->engine_state, &running,
-                                                                   OMPIX_BUNDLE_ENGINE_IDLE));
-    if (held) {
-        OBJ_RELEASE(b);
+    if (!b->mt) {                       /* a free came before, on this thread */
+        ompix_bundle_finish(b, OMPIX_BUNDLE_ENGINE_FREED == b->engine_state);
+        return;
     }
+    freed = !opal_atomic_compare_exchange_strong_32(&b->engine_state, &running,
+                                                    OMPIX_BUNDLE_ENGINE_IDLE);
+    ompix_bundle_finish(b, freed);
+    OBJ_RELEASE(b);
 }
 
 /* Rounds from b->round on, as long as each completes during its start;
@@ -215,7 +253,7 @@ static int ompix_bundle_engine_start_one(ompi_request_t *req)
     int rc = ompix_bundle_reset(b);
 
     if (MPI_SUCCESS == rc) {
-        if (opal_using_threads()) {
+        if (b->mt) {
             OBJ_RETAIN(b);              /* dropped by ompix_bundle_engine_finish */
         }
         b->engine_state = OMPIX_BUNDLE_ENGINE_RUNNING;
@@ -269,14 +307,15 @@ static void ompix_bundle_engine_wait_yield(ompi_request_t *req)
  * it is complete, pml/chan's progress (every busy end, whose completions
  * count down the rounds), and opal_progress every
  * OMPIX_BUNDLE_ENGINE_SPINS spins (MPI's progress rule: other traffic,
- * binds, continuations); oversubscribed or with threads, the processor
- * given up between spins that completed nothing. */
+ * binds, continuations); oversubscribed or with threads (b->yield, fixed
+ * at init), the processor given up between spins that completed
+ * nothing. */
 void ompix_bundle_engine_wait(ompi_request_t *req)
 {
     int (*progress)(void) = ompix_chan_global.engine->progress;
     unsigned int spins = 0;
 
-    if (opal_progress_yield_when_idle || opal_using_threads()) {
+    if (((ompix_bundle_t *) req)->yield) {
         ompix_bundle_engine_wait_yield(req);
         return;
     }
@@ -297,6 +336,13 @@ bool ompix_bundle_engine_free(ompix_bundle_t *b)
 {
     int32_t running = OMPIX_BUNDLE_ENGINE_RUNNING;
 
-    return !OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&b->engine_state, &running,
+    if (!b->mt) {                       /* running: active and not complete */
+        if (OMPI_REQUEST_ACTIVE != b->super.req_state || REQUEST_COMPLETE(&b->super)) {
+            return true;
+        }
+        b->engine_state = OMPIX_BUNDLE_ENGINE_FREED;
+        return false;
+    }
+    return !opal_atomic_compare_exchange_strong_32(&b->engine_state, &running,
                                                    OMPIX_BUNDLE_ENGINE_FREED);
 }
