@@ -47,7 +47,9 @@ static void ompix_bundle_construct(ompix_bundle_t *b)
     b->chans = NULL;
     b->chan_end = NULL;
     b->left = 0;
-    b->engine_freed = false;
+    b->engine_state = 0;                /* OMPIX_BUNDLE_ENGINE_IDLE */
+    b->mt = b->yield = false;
+    b->member_done = NULL;
 }
 
 static void ompix_bundle_destruct(ompix_bundle_t *b)
@@ -191,7 +193,6 @@ int ompix_bundle_reset(ompix_bundle_t *b)
     b->next = 0;
     b->error = MPI_SUCCESS;
     b->error_comm = NULL;
-    b->engine_freed = false;
     return MPI_SUCCESS;
 }
 

@@ -64,8 +64,11 @@ typedef struct ompix_bundle_t {
     /* The engine path (mpiext_chan_bundle_engine.c), NULL chans otherwise. */
     ompi_request_t **chans;        /* the channels, round by round, in start order */
     int *chan_end;                 /* round r's are chans [chan_end[r-1], chan_end[r]) */
-    int left;                      /* channels of the running round not yet complete */
-    bool engine_freed;             /* MPI_Request_free while active */
+    int32_t left;                  /* channels of the running round not yet complete */
+    int32_t engine_state;          /* OMPIX_BUNDLE_ENGINE_*: running, freed meanwhile */
+    bool mt;                       /* with threads: both atomic, a reference while running */
+    bool yield;                    /* its Wait yields (threads, or oversubscribed) */
+    ompi_request_complete_fn_t member_done; /* the channels' callback (b->mt's or not) */
 } ompix_bundle_t;
 OBJ_CLASS_DECLARATION(ompix_bundle_t);
 

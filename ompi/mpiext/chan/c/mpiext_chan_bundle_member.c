@@ -113,16 +113,21 @@ int ompix_bundle_members_take(ompix_bundle_t *b, int n, MPI_Request members[], c
     return MPI_SUCCESS;
 }
 
+/* req_start last: it tells a bundled member (ompix_bundle_member_taken),
+ * and with threads the release of a bundle freed while active runs on
+ * whichever thread completed it, while the owner may be unbinding the
+ * members as soon as they are given back. */
 void ompix_bundle_members_restore(ompix_bundle_t *b, int n)
 {
     for (int i = 0; i < n; ++i) {
         ompix_bundle_member_t *m = &b->members[i];
 
         m->req->req_type = m->type;
-        m->req->req_start = m->start;
         m->req->req_free = m->free;
         m->req->req_cancel = m->cancel;
         mca_common_ompix_request_unrefuse(m->req);
+        opal_atomic_wmb();
+        m->req->req_start = m->start;
     }
 }
 
