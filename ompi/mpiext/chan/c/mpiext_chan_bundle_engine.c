@@ -193,7 +193,8 @@ static int ompix_bundle_engine_start_one(ompi_request_t *req)
  * it. */
 int ompix_bundle_engine_start(size_t count, ompi_request_t **reqs)
 {
-    return ompix_bundle_start_each(count, reqs, ompix_bundle_engine_start_one);
+    return ompix_bundle_start_each(count, reqs, ompix_bundle_engine_start_one,
+                                   MCA_COMMON_OMPIX_REQUEST_CALLER());
 }
 
 /* MPI_Wait on an engine bundle, before Open MPI's Wait reports it: until
