@@ -156,6 +156,59 @@ static inline void mca_common_ompix_request_release(ompi_request_t *r,
 #endif
 }
 
+/* Another layer that looks at a request's state between the user's calls
+ * (the continue extension's MPIX_Continue, whose rules differ for an
+ * active and an inactive persistent request) would see a parked request
+ * inactive.  The code that parks publishes this table in common/ompix's
+ * registry (the chan extension, for its channels: mpiext_chan_wait.c):
+ * hold() before the look shows the request armed (and settles a start
+ * another layer consumed), release() after parks it again if it still has
+ * room (not while it carries that layer's completion callback).  Any
+ * request may be passed: others are left alone.  5.0 only (4.1 parks
+ * nothing); a registry lookup per call, on the persistent path only. */
+#define MCA_COMMON_OMPIX_REQUEST_SHOW_NAME "ompix/request-show"
+#define MCA_COMMON_OMPIX_REQUEST_SHOW_VERSION 1u
+
+typedef struct mca_common_ompix_request_show_api_t {
+    void (*hold)(ompi_request_t *r);
+    void (*release)(ompi_request_t *r);
+} mca_common_ompix_request_show_api_t;
+
+static inline void mca_common_ompix_request_show_hold(ompi_request_t *r)
+{
+#if OMPIX_OMPI_SERIES >= 50
+    const mca_common_ompix_request_show_api_t *api =
+        mca_common_ompix_registry_lookup(MCA_COMMON_OMPIX_REQUEST_SHOW_NAME,
+                                         MCA_COMMON_OMPIX_REQUEST_SHOW_VERSION);
+
+    if (NULL != api && MPI_REQUEST_NULL != r && NULL != r) {
+        api->hold(r);
+    }
+#else
+    (void) r;
+#endif
+}
+
+/* release() of each request still in the array (live: a request the
+ * layer freed is MPI_REQUEST_NULL there). */
+static inline void mca_common_ompix_request_show_release(int count, ompi_request_t **reqs)
+{
+#if OMPIX_OMPI_SERIES >= 50
+    const mca_common_ompix_request_show_api_t *api =
+        mca_common_ompix_registry_lookup(MCA_COMMON_OMPIX_REQUEST_SHOW_NAME,
+                                         MCA_COMMON_OMPIX_REQUEST_SHOW_VERSION);
+
+    for (int i = 0; NULL != api && NULL != reqs && i < count; ++i) {
+        if (NULL != reqs[i] && MPI_REQUEST_NULL != reqs[i]) {
+            api->release(reqs[i]);
+        }
+    }
+#else
+    (void) count;
+    (void) reqs;
+#endif
+}
+
 /* A request every start of which is erroneous for now (a bundle's member,
  * whose req_start refuses): 5.0 shows it ACTIVE, so that its MPI_Start
  * and MPI_Startall refuse it themselves, once (a req_start of count 1 can

@@ -188,13 +188,21 @@ void ompix_chan_fb_settle(ompix_chan_fb_t *fb)
     }
 }
 
-/* The Wait/Test wrappers, before Open MPI's functions look at the channel
- * (5.0): a parked channel shown armed until ompix_chan_fb_settle. */
+/* The Wait/Test wrappers, before Open MPI's functions look at the channel:
+ * a start another layer consumed (a continuation, which makes the channel
+ * inactive as Wait would) settled, so that Wait/Test see the next one;
+ * then (5.0) a parked channel shown armed until ompix_chan_fb_settle. */
 void ompix_chan_fb_hold(ompix_chan_fb_t *fb)
 {
+    bool complete;
+
     opal_atomic_lock(&fb->lock);
+    complete = ompix_chan_fb_settle_locked(fb);
     mca_common_ompix_request_hold(&fb->super, &fb->show);
     opal_atomic_unlock(&fb->lock);
+    if (complete) {
+        ompi_request_complete(&fb->super, true);
+    }
 }
 
 /* A new slot for position index: its request created now. */
