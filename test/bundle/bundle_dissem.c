@@ -1,5 +1,5 @@
 /*
- * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1,ucx timeout=180 ompi50=no ompi50_why="our defect, not diagnosed yet: against 5.0 an MPI_Startall of these channels fails with MPI_ERR_REQUEST (issue 26)"
+ * ompix-test: np=2,3,4 tls=shm,tcp pml=ob1,ucx timeout=180
  *
  * Dissemination patterns on channels, where one peer appears in two
  * rounds (at 3 ranks round 0's receive comes from rank - 1 and round 1's

@@ -5,7 +5,11 @@
  * started before its receive is reported as MPI_ERR_OTHER through the
  * error handler of the channel's communicator, and nothing is sent: the
  * receive started afterwards gets the next send's data, not the refused
- * one.  Shared memory only: over TCP the receiver's credit is a put that
+ * one.  Reported exactly once, by MPI_Start and by an MPI_Startall of
+ * that one request (on Open MPI 5.0 the latter was lost: a start of count
+ * 1 was taken for MPI_Start, whose report is 5.0's own there; Open MPI's
+ * MPI_Startall drops what the start returns in both series, so its return
+ * is not checked).  Shared memory only: over TCP the receiver's credit is a put that
  * the sender may see late, so the check is approximate there.  The engine
  * must be on: the fallback has no such check.
  */
@@ -32,6 +36,19 @@ static int ready_engine_on(void)
     return NULL != api && NULL != api->prepare;
 }
 
+/* Rank 0's early start: by MPI_Start (all = 0) or MPI_Startall of it. */
+static void ready_early(MPI_Request *chan, int all)
+{
+    int before = err_handler_calls;
+
+    if (!all) {
+        CHECK_ERR(MPI_Start(chan), MPI_ERR_OTHER);
+        return;
+    }
+    (void) MPI_Startall(1, chan);
+    CHECK(err_handler_calls == before + 1 && err_handler_class == MPI_ERR_OTHER);
+}
+
 int main(int argc, char **argv)
 {
     int buf = -1;
@@ -50,14 +67,14 @@ int main(int argc, char **argv)
         MPI_Recv_init(&buf, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, &req);
     }
     CHECK(MPI_SUCCESS == MPIX_Bind_channel(req, &chan, MPI_INFO_NULL));
-    for (int r = 0; r < 3; ++r) {
+    for (int r = 0; r < 4; ++r) {
         if (0 == rank) {
             buf = 1000 + r;                          /* must never arrive */
-            CHECK_ERR(MPI_Start(&chan), MPI_ERR_OTHER);
+            ready_early(&chan, r % 2);
             MPI_Barrier(MPI_COMM_WORLD);             /* receiver starts now */
             MPI_Barrier(MPI_COMM_WORLD);
             buf = r;
-            CHECK(MPI_SUCCESS == MPI_Start(&chan));
+            CHECK(MPI_SUCCESS == MPI_Startall(1, &chan));
             CHECK(MPI_SUCCESS == MPI_Wait(&chan, MPI_STATUS_IGNORE));
         } else {
             MPI_Barrier(MPI_COMM_WORLD);
@@ -69,7 +86,7 @@ int main(int argc, char **argv)
         }
         MPI_Barrier(MPI_COMM_WORLD);
     }
-    CHECK(0 == rank ? 3 == err_handler_calls : 0 == err_handler_calls);
+    CHECK(0 == rank ? 4 == err_handler_calls : 0 == err_handler_calls);
     CHECK(MPI_SUCCESS == MPIX_Unbind_channel(&chan));
     MPI_Request_free(&req);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);

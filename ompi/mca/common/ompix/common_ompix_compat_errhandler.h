@@ -44,32 +44,6 @@ static inline int mca_common_ompix_errhandler_start(int rc, const char *message)
 #endif
 }
 
-/* mca_common_ompix_errhandler_start for a req_start whose errors belong to
- * a communicator (a channel's): reported on comm on 4.1; left to 5.0's
- * MPI_Start, which raises it where errors tied to no object go.  A
- * req_start of count 1 can not tell MPI_Start from MPI_Startall of one
- * request; it takes it for MPI_Start (MPI_Startall of more than one:
- * mca_common_ompix_errhandler_startall_on). */
-static inline int mca_common_ompix_errhandler_start_on(ompi_communicator_t *comm, int rc,
-                                                       const char *message)
-{
-#if OMPIX_OMPI_SERIES >= 50
-    (void) comm;
-    (void) message;
-    return rc;
-#else
-    return OMPI_ERRHANDLER_INVOKE(comm, rc, message);
-#endif
-}
-
-/* A req_start's error, on comm, when only MPI_Startall called it (more
- * than one request): reported here in both series. */
-static inline int mca_common_ompix_errhandler_startall_on(ompi_communicator_t *comm, int rc,
-                                                          const char *message)
-{
-    return OMPI_ERRHANDLER_INVOKE(comm, rc, message);
-}
-
 /* What a req_start that only MPI_Startall reaches (that of a request whose
  * type MPI_Start refuses before calling it) returns for error rc: reported
  * here in both series, since no MPI_Startall reports it. */

@@ -17,7 +17,12 @@
  * wrappers hold it (shown armed, so Open MPI's Wait/Test see it ACTIVE)
  * before Open MPI's functions look at it and release it after (parked
  * again if armed with room).  MPI_Request_get_status, which no layer
- * wraps, sees a parked request inactive (README's version matrix).
+ * wraps, sees a parked request inactive (README's version matrix): this
+ * can not be helped, 5.0.7's ompi/mpi/c/request_get_status.c answers
+ * "complete, empty status" at line 70 for a req_state of
+ * OMPI_REQUEST_INACTIVE before any component code runs, and startall.c
+ * (line 91) starts nothing but OMPI_REQUEST_INACTIVE: one req_state can
+ * not satisfy both between calls.
  * Progress on another thread arms a held request ACTIVE, never parks it,
  * so a Wait in progress does not see it go inactive; and it parks an
  * unheld one with room as the user's last call left it, so a concurrent
@@ -27,7 +32,12 @@
 #ifndef MCA_COMMON_OMPIX_COMPAT_REQUEST_H
 #define MCA_COMMON_OMPIX_COMPAT_REQUEST_H
 
+#include <dlfcn.h>
+#include <string.h>
+
+#include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_series.h"
+#include "ompi/mca/common/ompix/common_ompix_registry.h"
 #include "ompi/mca/common/ompix/common_ompix_request.h"
 #include "ompi/request/request.h"
 
@@ -146,6 +156,59 @@ static inline void mca_common_ompix_request_release(ompi_request_t *r,
 #endif
 }
 
+/* Another layer that looks at a request's state between the user's calls
+ * (the continue extension's MPIX_Continue, whose rules differ for an
+ * active and an inactive persistent request) would see a parked request
+ * inactive.  The code that parks publishes this table in common/ompix's
+ * registry (the chan extension, for its channels: mpiext_chan_wait.c):
+ * hold() before the look shows the request armed (and settles a start
+ * another layer consumed), release() after parks it again if it still has
+ * room (not while it carries that layer's completion callback).  Any
+ * request may be passed: others are left alone.  5.0 only (4.1 parks
+ * nothing); a registry lookup per call, on the persistent path only. */
+#define MCA_COMMON_OMPIX_REQUEST_SHOW_NAME "ompix/request-show"
+#define MCA_COMMON_OMPIX_REQUEST_SHOW_VERSION 1u
+
+typedef struct mca_common_ompix_request_show_api_t {
+    void (*hold)(ompi_request_t *r);
+    void (*release)(ompi_request_t *r);
+} mca_common_ompix_request_show_api_t;
+
+static inline void mca_common_ompix_request_show_hold(ompi_request_t *r)
+{
+#if OMPIX_OMPI_SERIES >= 50
+    const mca_common_ompix_request_show_api_t *api =
+        mca_common_ompix_registry_lookup(MCA_COMMON_OMPIX_REQUEST_SHOW_NAME,
+                                         MCA_COMMON_OMPIX_REQUEST_SHOW_VERSION);
+
+    if (NULL != api && MPI_REQUEST_NULL != r && NULL != r) {
+        api->hold(r);
+    }
+#else
+    (void) r;
+#endif
+}
+
+/* release() of each request still in the array (live: a request the
+ * layer freed is MPI_REQUEST_NULL there). */
+static inline void mca_common_ompix_request_show_release(int count, ompi_request_t **reqs)
+{
+#if OMPIX_OMPI_SERIES >= 50
+    const mca_common_ompix_request_show_api_t *api =
+        mca_common_ompix_registry_lookup(MCA_COMMON_OMPIX_REQUEST_SHOW_NAME,
+                                         MCA_COMMON_OMPIX_REQUEST_SHOW_VERSION);
+
+    for (int i = 0; NULL != api && NULL != reqs && i < count; ++i) {
+        if (NULL != reqs[i] && MPI_REQUEST_NULL != reqs[i]) {
+            api->release(reqs[i]);
+        }
+    }
+#else
+    (void) count;
+    (void) reqs;
+#endif
+}
+
 /* A request every start of which is erroneous for now (a bundle's member,
  * whose req_start refuses): 5.0 shows it ACTIVE, so that its MPI_Start
  * and MPI_Startall refuse it themselves, once (a req_start of count 1 can
@@ -169,6 +232,58 @@ static inline void mca_common_ompix_request_unrefuse(ompi_request_t *r)
 #else
     (void) r;
 #endif
+}
+
+/* A req_start's error, reported once.  5.0's MPI_Start raises what its
+ * req_start returns (ompi/mpi/c/start.c, OMPI_ERRHANDLER_NOHANDLE_RETURN
+ * after the req_start call); 4.1's returns it unreported, and MPI_Startall
+ * drops it in both (startall.c calls start_fn and returns success).  A
+ * req_start of count 1 can not tell MPI_Start from an MPI_Startall of one
+ * request by its arguments, so it passes its return address
+ * (MCA_COMMON_OMPIX_REQUEST_CALLER(), in the req_start itself, never in a
+ * function it calls): the function libmpi's dynamic symbols name there
+ * (PMPI_Start, whose weak alias is MPI_Start, or PMPI_Startall) is the
+ * one that called it.  Error paths only (one dladdr). */
+#define MCA_COMMON_OMPIX_REQUEST_CALLER() __builtin_return_address(0)
+
+/* Which of MPI_Start and MPI_Startall called the req_start whose return
+ * address is caller: that name, or NULL (another layer: a bundle, a
+ * continuation, a program built without libmpi's symbols). */
+static inline const char *mca_common_ompix_request_starter(const void *caller)
+{
+    Dl_info info;
+    const char *name;
+
+    if (NULL == caller || 0 == dladdr(caller, &info) || NULL == info.dli_sname) {
+        return NULL;
+    }
+    name = info.dli_sname + ('P' == info.dli_sname[0]);
+    if (0 == strcmp(name, "MPI_Start")) {
+        return "MPI_Start";
+    }
+    return 0 == strcmp(name, "MPI_Startall") ? "MPI_Startall" : NULL;
+}
+
+/* A req_start's error rc on comm (NULL: where errors tied to no object
+ * go): left to the caller where it reports it (5.0's MPI_Start), else
+ * reported here with `why` after the caller's name; returns rc's MPI
+ * code. */
+static inline int mca_common_ompix_request_start_error(ompi_communicator_t *comm, int rc,
+                                                       const void *caller, const char *why)
+{
+    const char *starter = mca_common_ompix_request_starter(caller);
+    char msg[MPI_MAX_ERROR_STRING];
+
+#if OMPIX_OMPI_SERIES >= 50
+    if (NULL != starter && 0 == strcmp(starter, "MPI_Start")) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+#endif
+    snprintf(msg, sizeof(msg), "%s: %s", NULL != starter ? starter : "MPI_Start", why);
+    if (NULL == comm) {
+        return mca_common_ompix_errhandler_nohandle(rc, msg);
+    }
+    return OMPI_ERRHANDLER_INVOKE(comm, rc, msg);
 }
 
 #endif /* MCA_COMMON_OMPIX_COMPAT_REQUEST_H */

@@ -193,9 +193,11 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_c
     return OMPI_SUCCESS;
 }
 
-/* Out of line, so that the fast path of an MPI_Start saves no registers. */
+/* Out of line, so that the fast path of an MPI_Start saves no registers.
+ * caller: the req_start's return address (who reports an error). */
 static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t count,
-                                                                      ompi_request_t **requests)
+                                                                      ompi_request_t **requests,
+                                                                      const void *caller)
 {
     for (size_t i = 0; i < count; ++i) {
         mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) requests[i];
@@ -218,14 +220,10 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         }
         ret = mca_pml_chan_request_start_one(end);
         if (OMPI_SUCCESS != ret) {
-            /* Reported once: by us where MPI_Start/MPI_Startall do not
-             * report req_start's error (common_ompix_compat_errhandler.h). */
-            if (1 == count) {
-                return mca_common_ompix_errhandler_start_on(requests[i]->req_mpi_object.comm,
-                                                            ret, "MPI_Start");
-            }
-            return mca_common_ompix_errhandler_startall_on(requests[i]->req_mpi_object.comm,
-                                                           ret, "MPI_Startall");
+            /* Reported once: by us where the caller does not report
+             * req_start's error (common_ompix_compat_request.h). */
+            return mca_common_ompix_request_start_error(requests[i]->req_mpi_object.comm, ret,
+                                                        caller, "the channel's start failed");
         }
     }
     return OMPI_SUCCESS;
@@ -236,7 +234,8 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
  * an older start): a stream's later start.  Only tail calls. */
 static inline int mca_pml_chan_request_start_other(mca_pml_chan_end_t *end,
                                                    ompi_request_state_t state,
-                                                   ompi_request_t **requests)
+                                                   ompi_request_t **requests,
+                                                   const void *caller)
 {
     if (OMPI_REQUEST_INACTIVE == state) {
         if (OPAL_LIKELY((end->fast_recv || end->am_recv) && end->bound &&
@@ -250,7 +249,7 @@ static inline int mca_pml_chan_request_start_other(mca_pml_chan_end_t *end,
     } else if (OMPI_REQUEST_ACTIVE == state && mca_pml_chan_request_more_ok(end)) {
         return mca_pml_chan_request_start_more(end);
     }
-    return mca_pml_chan_request_start_all(1, requests);
+    return mca_pml_chan_request_start_all(1, requests, caller);
 }
 
 /* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
@@ -267,24 +266,25 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
     char *slot, *src;
 
     if (OPAL_UNLIKELY(1 != count)) {
-        return mca_pml_chan_request_start_all(count, requests);
+        return mca_pml_chan_request_start_all(count, requests, MCA_COMMON_OMPIX_REQUEST_CALLER());
     }
     end = (mca_pml_chan_end_t *) requests[0];
     /* req_state is volatile: one load for every test of it. */
     state = mca_pml_chan_request_state(end);
     if (OPAL_UNLIKELY(!end->fast_send || OMPI_REQUEST_INACTIVE != state ||
                       !mca_pml_chan_request_idle_counts(end))) {
-        return mca_pml_chan_request_start_other(end, state, requests);
+        return mca_pml_chan_request_start_other(end, state, requests,
+                                                MCA_COMMON_OMPIX_REQUEST_CALLER());
     }
     n = end->nstart;
     if (OPAL_UNLIKELY(!mca_pml_chan_end_room(end, n))) {
-        return mca_pml_chan_request_start_all(count, requests);
+        return mca_pml_chan_request_start_all(count, requests, MCA_COMMON_OMPIX_REQUEST_CALLER());
     }
     k = n & end->slot_mask;             /* fast_send: slack is a power of two */
     slot = end->peer_mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
     src = end->buf + (ptrdiff_t) k * end->incr_bytes;
     if (!mca_pml_chan_copy_small(slot, src, end->bytes)) {
-        return mca_pml_chan_request_start_all(count, requests);
+        return mca_pml_chan_request_start_all(count, requests, MCA_COMMON_OMPIX_REQUEST_CALLER());
     }
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
     if (mca_pml_chan_request_fast_done(end, n)) {

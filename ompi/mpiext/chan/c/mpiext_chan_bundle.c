@@ -186,7 +186,7 @@ static void ompix_bundle_done(ompix_bundle_active_t *a, bool freed)
 int ompix_bundle_reset(ompix_bundle_t *b)
 {
     if (OMPI_REQUEST_ACTIVE == b->super.req_state) {
-        return ompix_chan_error(NULL, MPI_ERR_REQUEST, "MPI_Start", "the bundle is active");
+        return MPI_ERR_REQUEST;         /* reported by ompix_bundle_start_each */
     }
     ompix_bundle_request_reset(&b->super);
     b->round = 0;
@@ -215,7 +215,8 @@ static int ompix_bundle_start_one(ompi_request_t *req)
  * it). */
 static int ompix_bundle_start(size_t count, ompi_request_t **reqs)
 {
-    return ompix_bundle_start_each(count, reqs, ompix_bundle_start_one);
+    return ompix_bundle_start_each(count, reqs, ompix_bundle_start_one,
+                                   MCA_COMMON_OMPIX_REQUEST_CALLER());
 }
 
 /* MPI_Request_free: releases the bundle and gives the members back (they

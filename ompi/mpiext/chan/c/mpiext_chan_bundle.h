@@ -88,7 +88,8 @@ void ompix_bundle_launch(ompix_bundle_active_t *a);
 bool ompix_bundle_mark_freed(ompi_request_t **req, ompix_bundle_active_t *a);
 void ompix_bundle_request_reset(ompi_request_t *req);
 int ompix_bundle_refuse_cancel(ompi_request_t *req, int flag);
-int ompix_bundle_start_each(size_t count, ompi_request_t **reqs, int (*one)(ompi_request_t *req));
+int ompix_bundle_start_each(size_t count, ompi_request_t **reqs, int (*one)(ompi_request_t *req),
+                            const void *caller);
 
 /* mpiext_chan_bundle_member.c */
 int ompix_bundle_members_take(ompix_bundle_t *b, int n, MPI_Request members[], const char *func);

@@ -117,6 +117,9 @@ static inline void ompix_bundle_engine_member_mark(ompi_request_t *req)
     void *old;
 
     req->req_state = OMPI_REQUEST_INACTIVE;
+    /* 5.0: shown active again, so that MPI_Start refuses it until the
+     * round that starts it shows it inactive (the engine's own state). */
+    mca_common_ompix_request_refuse(req);
     old = (void *) OPAL_ATOMIC_SWAP_PTR(&req->req_complete, REQUEST_COMPLETED); /* intptr_t on 5.0 */
     if (REQUEST_PENDING != old && REQUEST_COMPLETED != old) {
         wait_sync_update((ompi_wait_sync_t *) old, 1, req->req_status.MPI_ERROR);
@@ -199,6 +202,9 @@ static bool ompix_bundle_engine_start_round(ompix_bundle_t *b)
     for (int i = first; i < first + n; ++i) {
         b->chans[i]->req_complete_cb_data = b;
         b->chans[i]->req_complete_cb = done;
+        /* 5.0: its own state again (inactive, the last start consumed:
+         * the engine counts that), not the refusal of MPI_Start. */
+        mca_common_ompix_request_unrefuse(b->chans[i]);
     }
     if (n > 0 && MPI_SUCCESS != (rc = ompix_chan_global.engine->start(n, b->chans + first))) {
         ompix_bundle_engine_failed(b, first, rc);
@@ -268,7 +274,8 @@ static int ompix_bundle_engine_start_one(ompi_request_t *req)
  * it. */
 int ompix_bundle_engine_start(size_t count, ompi_request_t **reqs)
 {
-    return ompix_bundle_start_each(count, reqs, ompix_bundle_engine_start_one);
+    return ompix_bundle_start_each(count, reqs, ompix_bundle_engine_start_one,
+                                   MCA_COMMON_OMPIX_REQUEST_CALLER());
 }
 
 static inline bool ompix_bundle_engine_waiting(const ompi_request_t *req)

@@ -29,13 +29,16 @@ static ompi_communicator_t *ompix_bundle_member_comm(ompi_request_t *req)
 }
 
 /* A bundled member's req_start: MPI_Start and MPI_Startall of it are
- * erroneous until its bundle is freed. */
+ * erroneous until its bundle is freed (reported once: 5.0's MPI_Start
+ * without parameter checks reports it itself). */
 static int ompix_bundle_refuse_start(size_t count, ompi_request_t **reqs)
 {
     (void) count;
-    return ompix_chan_error(ompix_bundle_member_comm(reqs[0]), MPI_ERR_REQUEST, "MPI_Start",
-                            "the request is a member of a bundle (MPIX_Bundle_init) until "
-                            "the bundle is freed");
+    return mca_common_ompix_request_start_error(ompix_bundle_member_comm(reqs[0]),
+                                                MPI_ERR_REQUEST,
+                                                MCA_COMMON_OMPIX_REQUEST_CALLER(),
+                                                "the request is a member of a bundle "
+                                                "(MPIX_Bundle_init) until the bundle is freed");
 }
 
 /* Whether req is held by a bundle (its req_start is the refusing one). */

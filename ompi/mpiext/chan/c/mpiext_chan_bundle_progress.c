@@ -197,9 +197,12 @@ int ompix_bundle_refuse_cancel(ompi_request_t *req, int flag)
     return MPI_ERR_REQUEST;
 }
 
-/* A req_start over count requests: one at a time, the last error returned
- * (each was reported through its error handler already). */
-int ompix_bundle_start_each(size_t count, ompi_request_t **reqs, int (*one)(ompi_request_t *req))
+/* A req_start over count requests: one at a time, the last error returned.
+ * one() fails only for an active request; that is reported once here
+ * (by 5.0's MPI_Start itself: caller, the req_start's return address,
+ * common_ompix_compat_request.h). */
+int ompix_bundle_start_each(size_t count, ompi_request_t **reqs, int (*one)(ompi_request_t *req),
+                            const void *caller)
 {
     int rc = MPI_SUCCESS;
 
@@ -207,7 +210,7 @@ int ompix_bundle_start_each(size_t count, ompi_request_t **reqs, int (*one)(ompi
         int r = one(reqs[i]);
 
         if (MPI_SUCCESS != r) {
-            rc = r;
+            rc = mca_common_ompix_request_start_error(NULL, r, caller, "the request is active");
         }
     }
     return rc;

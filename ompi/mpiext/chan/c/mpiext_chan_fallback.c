@@ -188,13 +188,21 @@ void ompix_chan_fb_settle(ompix_chan_fb_t *fb)
     }
 }
 
-/* The Wait/Test wrappers, before Open MPI's functions look at the channel
- * (5.0): a parked channel shown armed until ompix_chan_fb_settle. */
+/* The Wait/Test wrappers, before Open MPI's functions look at the channel:
+ * a start another layer consumed (a continuation, which makes the channel
+ * inactive as Wait would) settled, so that Wait/Test see the next one;
+ * then (5.0) a parked channel shown armed until ompix_chan_fb_settle. */
 void ompix_chan_fb_hold(ompix_chan_fb_t *fb)
 {
+    bool complete;
+
     opal_atomic_lock(&fb->lock);
+    complete = ompix_chan_fb_settle_locked(fb);
     mca_common_ompix_request_hold(&fb->super, &fb->show);
     opal_atomic_unlock(&fb->lock);
+    if (complete) {
+        ompi_request_complete(&fb->super, true);
+    }
 }
 
 /* A new slot for position index: its request created now. */
@@ -267,8 +275,8 @@ static bool ompix_chan_fb_count_start(ompix_chan_fb_t *fb, int index)
     return false;
 }
 
-/* Settles what Wait/Test consumed and finds the next position; -1 (the
- * error reported) when K starts are outstanding. */
+/* Settles what Wait/Test consumed and finds the next position; -1 when K
+ * starts are outstanding. */
 static int ompix_chan_fb_next_index(ompix_chan_fb_t *fb)
 {
     bool complete, full;
@@ -282,26 +290,24 @@ static int ompix_chan_fb_next_index(ompix_chan_fb_t *fb)
     if (complete) {
         ompi_request_complete(&fb->super, true);
     }
-    if (full) {
-        (void) ompix_chan_error(fb->comm, MPI_ERR_REQUEST, "MPI_Start",
-                                "more starts of a channel outstanding than its slack");
-        return -1;
-    }
-    return index;
+    return full ? -1 : index;
 }
 
-static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
+/* One start; an error is returned unreported, with its reason in *why
+ * (ompix_chan_fb_start reports it). */
+static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb, const char **why)
 {
     ompix_chan_slot_t *slot = NULL;
     bool complete;
     int index = ompix_chan_fb_next_index(fb);
 
     if (index < 0) {
+        *why = "more starts of a channel outstanding than its slack";
         return MPI_ERR_REQUEST;
     }
     if (MPI_PROC_NULL != fb->peer && NULL == (slot = ompix_chan_fb_slot_get(fb, index))) {
-        return ompix_chan_error(fb->comm, MPI_ERR_NO_MEM, "MPI_Start",
-                                "cannot create the request of a channel's start");
+        *why = "cannot create the request of a channel's start";
+        return MPI_ERR_NO_MEM;
     }
     opal_atomic_lock(&fb->lock);
     if (NULL != slot) {
@@ -325,17 +331,25 @@ static int ompix_chan_fb_start_one(ompix_chan_fb_t *fb)
      * a send that is MPI-complete but not yet PML-complete, copying the
      * callback and freeing the old one later), and the slot must then hold
      * the new one. */
+    *why = "the PML could not start the channel's message";
     return MCA_PML_CALL(start(1, &slot->req));
 }
 
+/* req_start (MPI_Start, MPI_Startall, a bundle's or a continuation's
+ * start): each error reported once, through the channel's communicator or
+ * by 5.0's MPI_Start (common_ompix_compat_request.h). */
 int ompix_chan_fb_start(size_t count, ompi_request_t **reqs)
 {
     int rc = OMPI_SUCCESS;
 
     for (size_t i = 0; i < count; ++i) {
-        int r = ompix_chan_fb_start_one((ompix_chan_fb_t *) reqs[i]);
+        ompix_chan_fb_t *fb = (ompix_chan_fb_t *) reqs[i];
+        const char *why = NULL;
+        int r = ompix_chan_fb_start_one(fb, &why);
+
         if (OMPI_SUCCESS != r) {
-            rc = r;
+            rc = mca_common_ompix_request_start_error(fb->comm, r,
+                                                      MCA_COMMON_OMPIX_REQUEST_CALLER(), why);
         }
     }
     return rc;

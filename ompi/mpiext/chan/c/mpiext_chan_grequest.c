@@ -106,8 +106,7 @@ static int ompix_bundle_greq_start_one(ompi_request_t *req)
     int rc;
 
     if (OMPI_REQUEST_ACTIVE == g->super.req_state) {
-        return ompix_chan_error(NULL, MPI_ERR_REQUEST, "MPI_Start",
-                                "the generalized request is active");
+        return MPI_ERR_REQUEST;         /* reported by ompix_bundle_start_each */
     }
     ompix_bundle_request_reset(&g->super);
     rc = NULL != g->start_fn ? g->start_fn(g->extra_state) : MPI_SUCCESS;
@@ -122,7 +121,8 @@ static int ompix_bundle_greq_start_one(ompi_request_t *req)
 
 static int ompix_bundle_greq_start(size_t count, ompi_request_t **reqs)
 {
-    return ompix_bundle_start_each(count, reqs, ompix_bundle_greq_start_one);
+    return ompix_bundle_start_each(count, reqs, ompix_bundle_greq_start_one,
+                                   MCA_COMMON_OMPIX_REQUEST_CALLER());
 }
 
 /* MPI_Request_free: free_fn, whose error MPI_Request_free returns; an

@@ -213,11 +213,15 @@ void ompix_chan_settle_array(size_t count, ompi_request_t **reqs)
     }
 }
 
-/* 5.0 parks a channel of slack > 1 armed with room for another start
- * (shown inactive, so that 5.0's MPI_Start/MPI_Startall let the start
- * through: common_ompix_compat_request.h); before Open MPI's Wait/Test
- * look at the requests, the engine's hold() shows them armed until
- * settle() (the fallback's: ompix_chan_fb_hold until ompix_chan_fb_settle). */
+/* Before Open MPI's Wait/Test look at the requests.  A channel of slack
+ * > 1 whose oldest start another layer consumed (a continuation: it makes
+ * the request inactive as Wait would, and no Wait of ours settled it) is
+ * settled first, so that they see its next start, not an inactive
+ * request.  And 5.0 parks such a channel armed with room for another
+ * start (shown inactive, so that 5.0's MPI_Start/MPI_Startall let the
+ * start through: common_ompix_compat_request.h): the engine's hold()
+ * shows it armed until settle() (the fallback's: ompix_chan_fb_hold, which
+ * settles too, until ompix_chan_fb_settle). */
 static void ompix_chan_hold_array(size_t count, ompi_request_t **reqs)
 {
     const mca_pml_chan_api_t *engine = ompix_chan_global.engine;
@@ -228,7 +232,13 @@ static void ompix_chan_hold_array(size_t count, ompi_request_t **reqs)
             ompix_chan_fb_hold((ompix_chan_fb_t *) reqs[i]);
             break;
         case OMPIX_CHAN_IS_ENGINE:
+            /* Held, it shows its own state (4.1: always): inactive is
+             * then a consumed start (settle() releases it: held again). */
             engine->hold(reqs[i]);
+            if (OMPI_REQUEST_INACTIVE == reqs[i]->req_state) {
+                engine->settle(reqs[i]);
+                engine->hold(reqs[i]);
+            }
             break;
         default:
             break;
@@ -236,11 +246,10 @@ static void ompix_chan_hold_array(size_t count, ompi_request_t **reqs)
     }
 }
 
-/* Where requests park, and while a channel of slack > 1 exists: nothing
- * on 4.1, one load otherwise. */
+/* While a channel of slack > 1 exists: one load otherwise. */
 static inline void ompix_chan_hold(size_t count, ompi_request_t **reqs)
 {
-    if (MCA_COMMON_OMPIX_REQUEST_PARKS && OPAL_UNLIKELY(0 != ompix_chan_global.num_watched)) {
+    if (OPAL_UNLIKELY(0 != ompix_chan_global.num_watched)) {
         ompix_chan_hold_array(count, reqs);
     }
 }
@@ -454,4 +463,35 @@ void ompix_chan_wait_uninstall(void)
     ompix_chan_engine_start = ompix_chan_no_engine_start;
     ompix_chan_engine = NULL;
     ompix_chan_global.wrapped = false;
+}
+
+/* Another layer's look at a channel between the user's calls (5.0:
+ * common_ompix_compat_request.h): held and settled as by the Wait/Test
+ * wrappers around Open MPI's functions. */
+static void ompix_chan_show_hold(ompi_request_t *r)
+{
+    ompix_chan_hold_array(1, &r);
+}
+
+static void ompix_chan_show_release(ompi_request_t *r)
+{
+    ompix_chan_settle_array(1, &r);
+}
+
+static const mca_common_ompix_request_show_api_t ompix_chan_show_api = {
+    .hold = ompix_chan_show_hold,
+    .release = ompix_chan_show_release,
+};
+
+static mca_common_ompix_registry_entry_t ompix_chan_show_entry = {
+    .name = MCA_COMMON_OMPIX_REQUEST_SHOW_NAME,
+    .version = MCA_COMMON_OMPIX_REQUEST_SHOW_VERSION,
+    .table = &ompix_chan_show_api,
+};
+
+/* Published when the library holding the extension is loaded, never
+ * withdrawn (as mpiext_chan_bundle_ops.c's table, for the same reason). */
+static void __attribute__((constructor)) ompix_chan_show_publish(void)
+{
+    mca_common_ompix_registry_publish(&ompix_chan_show_entry);
 }

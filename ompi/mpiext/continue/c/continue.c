@@ -43,6 +43,7 @@ int MPIX_Continue(MPI_Request *op_request, MPIX_Continue_cb_function *cb,
     }
     rc = ompix_cont_check_ops(1, op_request, cont_req, flags, MPI_PARAM_CHECK, &plain, &why);
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        mca_common_ompix_request_show_release(1, op_request);
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
 
@@ -56,6 +57,7 @@ int MPIX_Continue(MPI_Request *op_request, MPIX_Continue_cb_function *cb,
     } else {
         rc = ompix_cont_register((ompix_cont_request_t *) cont_req, 1, op_request, cb, cb_data,
                                  flags, status);
+        mca_common_ompix_request_show_release(1, op_request);
     }
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, "out of memory");

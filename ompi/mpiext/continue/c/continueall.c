@@ -50,6 +50,7 @@ ompix_cont_continueall(int count, MPI_Request reqs[], MPIX_Continue_cb_function 
     }
     rc = ompix_cont_check_ops(count, reqs, cont_req, flags, MPI_PARAM_CHECK, &plain, &why);
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        mca_common_ompix_request_show_release(count, reqs);
         return ompix_cont_error(rc, FUNC_NAME, why);
     }
 
@@ -63,6 +64,7 @@ ompix_cont_continueall(int count, MPI_Request reqs[], MPIX_Continue_cb_function 
     } else {
         rc = ompix_cont_register((ompix_cont_request_t *) cont_req, count, reqs, cb, cb_data,
                                  flags, statuses);
+        mca_common_ompix_request_show_release(count, reqs);
     }
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return ompix_cont_error(rc, FUNC_NAME, "out of memory");

@@ -407,6 +407,9 @@ int ompix_cont_op_check_state(ompi_request_t *req, bool persistent_cont, const c
     if (MPI_REQUEST_NULL == req) {
         return OMPI_SUCCESS;
     }
+    /* 5.0: a parked channel shown as it is (active) until MPIX_Continue
+     * returns (common_ompix_compat_request.h). */
+    mca_common_ompix_request_show_hold(req);
     if (ompix_cont_op_complete_cb == req->req_complete_cb && !REQUEST_COMPLETE(req)) {
         *why = "an operation request already has a continuation";
         return MPI_ERR_REQUEST;

@@ -17,6 +17,7 @@
 #include "opal/class/opal_list.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_atomic.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_errhandler.h"
+#include "ompi/mca/common/ompix/common_ompix_compat_request.h"
 #include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/mca/common/ompix/common_ompix_reqfn.h"
 #include "ompi/info/info.h"
