@@ -48,6 +48,25 @@ mca_pml_chan_component_t mca_pml_chan_component = {
     },
 };
 
+/* Keeps our code mapped while our variables or hooks point into it: a DSO
+ * (the plugin build, 4.1's default in-tree build) takes a reference in the
+ * component repository; linked into libmpi (5.0's default in-tree build:
+ * one of the pml framework's static components) we have no repository
+ * item, and are never unmapped. */
+static int mca_pml_chan_retain(void)
+{
+    const mca_base_component_t **s = ompi_pml_base_framework.framework_static_components;
+    const mca_base_component_t *self = &mca_pml_chan_component.super.pmlm_version;
+
+    for (int i = 0; NULL != s && NULL != s[i]; ++i) {
+        if (s[i] == self) {
+            return OPAL_SUCCESS;
+        }
+    }
+    return mca_base_component_repository_retain_component(self->mca_type_name,
+                                                          self->mca_component_name);
+}
+
 /* pml_chan_enable: the numbers older settings used stay valid. */
 static const mca_base_var_enum_value_t mca_pml_chan_enable_values[] = {
     { 0, "off" },
@@ -204,8 +223,7 @@ static int mca_pml_chan_register(void)
     /* A framework that was registered but never opened (ompi_info, MPI_T
      * without MPI_Init) unloads us without calling our close: stay mapped,
      * since our variables, registered without DWG, point into our data. */
-    (void) mca_base_component_repository_retain_component(c->super.pmlm_version.mca_type_name,
-                                                          c->super.pmlm_version.mca_component_name);
+    (void) mca_pml_chan_retain();
     mca_common_ompix_ucx_register();
     mca_pml_chan_mpit_register();
     return OMPI_SUCCESS;
@@ -295,9 +313,7 @@ static int mca_pml_chan_activate(void)
 {
     mca_pml_chan_component_t *c = &mca_pml_chan_component;
 
-    if (OPAL_SUCCESS != mca_base_component_repository_retain_component(
-                            c->super.pmlm_version.mca_type_name,
-                            c->super.pmlm_version.mca_component_name)) {
+    if (OPAL_SUCCESS != mca_pml_chan_retain()) {
         return OMPI_ERROR;
     }
     OBJ_CONSTRUCT(&c->lock, opal_mutex_t);

@@ -8,10 +8,10 @@
  * sites run) Open MPI never opens it, and channels would be left to the
  * fallback, or to nothing under a PML whose requests the fallback can not
  * read.  So at its first bind the extension opens pml/chan itself through
- * the MCA base: the component found in the repository (a DSO, in the
- * plugin build and in Open MPI's default in-tree build) or among the pml
- * framework's static components, then its register, open and close
- * functions, which is the sequence Open MPI runs for a PML it did not
+ * the MCA base: the component among the pml framework's static
+ * components (linked into libmpi: 5.0's default in-tree build) or found in
+ * the repository (a DSO: the plugin build, 4.1's default in-tree build),
+ * then its register, open and close functions, which is the sequence Open MPI runs for a PML it did not
  * select and in which pml/chan stays loaded beside the selected one.  It
  * is not added to the framework's list of open components, whose close at
  * MPI_Finalize would run pml/chan's close once more.  A list that
