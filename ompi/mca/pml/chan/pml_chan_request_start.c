@@ -97,7 +97,7 @@ static inline bool mca_pml_chan_request_idle(const mca_pml_chan_end_t *end)
 static inline bool mca_pml_chan_request_fast_ok(mca_pml_chan_end_t *end)
 {
     return end->fast_send && mca_pml_chan_request_idle(end) &&
-           mca_pml_chan_end_room(end, end->nstart);
+           mca_pml_chan_end_slot_free(end, end->nstart);
 }
 
 static inline bool mca_pml_chan_request_start_fast(mca_pml_chan_end_t *end)
@@ -128,8 +128,9 @@ static inline bool mca_pml_chan_request_recv_ok(const mca_pml_chan_end_t *end)
 }
 
 /* start_one for a receive end that recv_ok() accepts: no lock (no
- * threads), no recv_post, a standard channel's credit one store;
- * report() and needs_poll() reduced to their outcome.  The request is
+ * threads), no recv_post, no credit (such an end has none: a standard
+ * channel's flow control is the slot's word, zeroed when the message is
+ * taken); report() and needs_poll() reduced to their outcome.  The request is
  * armed (active) and pending, without a look at the slot: on a ready
  * channel message n is sent only after receive n started (MPI's ready
  * mode), so it can not be there yet, and a standard channel's message
@@ -145,7 +146,6 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 
     end->nconsumed = n;                 /* = ndone: every earlier one was reported */
     end->nstart = n + 1;
-    mca_pml_chan_end_credit_now(end, n);
     mca_common_ompix_request_arm(r, &end->show, mca_pml_chan_request_room(end));
     end->pending_report = false;
     if (REQUEST_COMPLETED == r->req_complete) {
@@ -160,8 +160,8 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 /* A stream's later starts: a fast_send, fast_recv or am_recv end (still
  * bound) whose request is armed (active) for an older start and with room
  * for one more (under slack K > 1; the caller checked active); a send
- * whose earlier messages are all written and whose slot is free
- * (mca_pml_chan_end_room).  A send is
+ * whose earlier messages are all written and whose slot is free (tested
+ * in start_more).  A send is
  * written and done at once, so the request keeps reporting the older one;
  * a receive is only counted (the Wait/Test look or progress moves its
  * data in order; on the TAG path it posts the receive first).  Either way the end stays in
@@ -170,19 +170,42 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 static inline bool mca_pml_chan_request_more_ok(mca_pml_chan_end_t *end)
 {
     return end->nstart - end->nconsumed < end->slack &&
-           (end->fast_send ? end->nwritten == end->nstart && mca_pml_chan_end_room(end, end->nstart)
+           (end->fast_send ? end->nwritten == end->nstart
                            : (end->fast_recv || end->am_recv) && end->bound);
 }
 
-static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_chan_end_t *end)
+/* A start's own error, reported once: by us where MPI_Start/MPI_Startall
+ * do not report req_start's error (common_ompix_compat_errhandler.h).  A
+ * count of 1 is taken for MPI_Start. */
+static int mca_pml_chan_request_start_failed(ompi_request_t *req, int ret, size_t count)
 {
-    uint64_t n = end->nstart;
+    if (1 == count) {
+        return mca_common_ompix_errhandler_start_on(req->req_mpi_object.comm, ret, "MPI_Start");
+    }
+    return mca_common_ompix_errhandler_startall_on(req->req_mpi_object.comm, ret,
+                                                   "MPI_Startall");
+}
 
+/* A stream's later send whose slot is not free yet (a standard channel's
+ * message n - K not taken): the general start (written from progress once
+ * it is free).  Out of line: start_more's tail call. */
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_later(mca_pml_chan_end_t *end,
+                                                                        size_t count)
+{
+    int ret = mca_pml_chan_request_start_one(end);
+
+    return OMPI_SUCCESS == ret ? ret : mca_pml_chan_request_start_failed(&end->super, ret, count);
+}
+
+/* The slot of a send is tested here, where its address is computed for
+ * the write anyway (a fast_send end: K slots and slack a power of two, so
+ * the slot's index is the buffer's, k); count: the caller's, for an
+ * error's report. */
+/* The end of start_more: message n started (and, a send, written). */
+static inline int mca_pml_chan_request_more_done(mca_pml_chan_end_t *end, uint64_t n)
+{
     if (end->is_send) {
-        mca_pml_chan_ring_write_contig(end, n);
         end->nwritten = end->ndone = n + 1;
-    } else {
-        mca_pml_chan_end_credit_now(end, n);
     }
     end->nstart = n + 1;
     /* 5.0: shown ACTIVE once the slack is used up (the next start refused). */
@@ -191,6 +214,39 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_c
         return mca_pml_chan_request_make_busy(end);
     }
     return OMPI_SUCCESS;
+}
+
+/* start_more's send of a size the small copy does not take: out of line,
+ * so that start_more itself calls nothing (no registers to save). */
+static __opal_attribute_noinline__ int
+mca_pml_chan_request_more_big(mca_pml_chan_end_t *end, uint64_t n, char *slot, const char *src)
+{
+    memcpy(slot, src, end->bytes);
+    mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
+    return mca_pml_chan_request_more_done(end, n);
+}
+
+static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_chan_end_t *end,
+                                                                       size_t count)
+{
+    uint64_t n = end->nstart;
+
+    if (end->is_send) {
+        uint64_t k = n & end->slot_mask;
+        char *slot = end->peer_mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+        const char *src = end->buf + (ptrdiff_t) k * end->incr_bytes;
+        volatile uint64_t *word = (volatile uint64_t *) (slot + end->seq_off);
+        if (OPAL_UNLIKELY(!mca_pml_chan_word_free(word))) {
+            return mca_pml_chan_request_start_later(end, count);
+        }
+        if (OPAL_LIKELY(8 == end->bytes)) {
+            memcpy(slot, src, 8);
+        } else if (!mca_pml_chan_copy_small(slot, src, end->bytes)) {
+            return mca_pml_chan_request_more_big(end, n, slot, src);
+        }
+        mca_common_ompix_atomic_store_rel_64(word, n + 1);
+    }
+    return mca_pml_chan_request_more_done(end, n);
 }
 
 /* Out of line, so that the fast path of an MPI_Start saves no registers. */
@@ -205,7 +261,10 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         }
         if (OMPI_REQUEST_ACTIVE == mca_pml_chan_request_state(end) &&
             mca_pml_chan_request_more_ok(end)) {
-            (void) mca_pml_chan_request_start_more(end);
+            ret = mca_pml_chan_request_start_more(end, count);
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
             continue;
         }
         if (mca_pml_chan_request_recv_ok(end)) {
@@ -218,14 +277,7 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         }
         ret = mca_pml_chan_request_start_one(end);
         if (OMPI_SUCCESS != ret) {
-            /* Reported once: by us where MPI_Start/MPI_Startall do not
-             * report req_start's error (common_ompix_compat_errhandler.h). */
-            if (1 == count) {
-                return mca_common_ompix_errhandler_start_on(requests[i]->req_mpi_object.comm,
-                                                            ret, "MPI_Start");
-            }
-            return mca_common_ompix_errhandler_startall_on(requests[i]->req_mpi_object.comm,
-                                                           ret, "MPI_Startall");
+            return mca_pml_chan_request_start_failed(requests[i], ret, count);
         }
     }
     return OMPI_SUCCESS;
@@ -248,7 +300,7 @@ static inline int mca_pml_chan_request_start_other(mca_pml_chan_end_t *end,
             return OMPI_SUCCESS;
         }
     } else if (OMPI_REQUEST_ACTIVE == state && mca_pml_chan_request_more_ok(end)) {
-        return mca_pml_chan_request_start_more(end);
+        return mca_pml_chan_request_start_more(end, 1);
     }
     return mca_pml_chan_request_start_all(1, requests);
 }
@@ -265,6 +317,7 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
     ompi_request_state_t state;
     uint64_t n, k;
     char *slot, *src;
+    volatile uint64_t *word;
 
     if (OPAL_UNLIKELY(1 != count)) {
         return mca_pml_chan_request_start_all(count, requests);
@@ -277,18 +330,26 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
         return mca_pml_chan_request_start_other(end, state, requests);
     }
     n = end->nstart;
-    if (OPAL_UNLIKELY(!mca_pml_chan_end_room(end, n))) {
-        return mca_pml_chan_request_start_all(count, requests);
+    /* fast_send: slack is a power of two and the receiver's ring has K
+     * slots, so the slot's index is the buffer's. */
+    k = n & end->slot_mask;
+    slot = end->peer_mem + MCA_PML_CHAN_CTL + k * end->slot_size;
+    word = (volatile uint64_t *) (slot + end->seq_off);
+    if (OPAL_UNLIKELY(!mca_pml_chan_word_free(word))) {
+        return mca_pml_chan_request_start_all(count, requests);   /* n - K not taken */
     }
-    k = n & end->slot_mask;             /* fast_send: slack is a power of two */
-    slot = end->peer_mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
     src = end->buf + (ptrdiff_t) k * end->incr_bytes;
-    if (!mca_pml_chan_copy_small(slot, src, end->bytes)) {
+    /* 8 bytes (a double: the usual message) laid out straight through, the
+     * other small sizes a jump away. */
+    if (OPAL_LIKELY(8 == end->bytes)) {
+        memcpy(slot, src, 8);
+    } else if (!mca_pml_chan_copy_small(slot, src, end->bytes)) {
         return mca_pml_chan_request_start_all(count, requests);
     }
-    mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
+    mca_common_ompix_atomic_store_rel_64(word, n + 1);
     if (mca_pml_chan_request_fast_done(end, n)) {
         return mca_pml_chan_request_fast_complete(&end->super);
     }
     return OMPI_SUCCESS;
 }
+
