@@ -146,7 +146,7 @@ static inline int mca_pml_chan_request_start_recv(mca_pml_chan_end_t *end)
 
     end->nconsumed = n;                 /* = ndone: every earlier one was reported */
     end->nstart = n + 1;
-    mca_common_ompix_request_arm(r, &end->show, mca_pml_chan_request_room(end));
+    mca_common_ompix_request_arm_idle(r, &end->show, mca_pml_chan_request_room(end));
     end->pending_report = false;
     if (REQUEST_COMPLETED == r->req_complete) {
         r->req_complete = REQUEST_PENDING;
@@ -305,6 +305,19 @@ static inline int mca_pml_chan_request_start_other(mca_pml_chan_end_t *end,
     return mca_pml_chan_request_start_all(1, requests);
 }
 
+/* 5.0, slack > 1: fast_done may park the request, which asks whose rules
+ * apply (mca_pml_chan_request_own, a call); out of line, so that the fast
+ * start of a slack-1 channel needs no stack frame (there, a start leaves
+ * no room: nothing parks). */
+static __opal_attribute_noinline__ int mca_pml_chan_request_fast_parks(mca_pml_chan_end_t *end,
+                                                                       uint64_t n)
+{
+    if (mca_pml_chan_request_fast_done(end, n)) {
+        return mca_pml_chan_request_fast_complete(&end->super);
+    }
+    return OMPI_SUCCESS;
+}
+
 /* MPI_Startall hands us consecutive channel requests at once.  MPI_Start
  * of an idle fast_send end of a small message is start_fast written out
  * with a copy of fixed size and only tail calls (no stack frame); every
@@ -347,6 +360,9 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
         return mca_pml_chan_request_start_all(count, requests);
     }
     mca_common_ompix_atomic_store_rel_64(word, n + 1);
+    if (OPAL_UNLIKELY(MCA_COMMON_OMPIX_REQUEST_PARKS && 1 != end->slack)) {
+        return mca_pml_chan_request_fast_parks(end, n);
+    }
     if (mca_pml_chan_request_fast_done(end, n)) {
         return mca_pml_chan_request_fast_complete(&end->super);
     }
