@@ -249,6 +249,48 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_more(mca_pml_c
     return mca_pml_chan_request_more_done(end, n);
 }
 
+/* start_one for an idle end (no start outstanding, every completion
+ * consumed: a bundle's round, MPI_Startall of a halo) of a process
+ * without threads, when no shortcut took it (a synchronous channel, a
+ * credited or non-contiguous one, a large one): report()'s count of the
+ * consumption written out, the slack not checked (nothing is outstanding)
+ * and no lock; the rest as start_one.  Not a ready send under
+ * pml_chan_debug_ready (start_one checks its receive). */
+static inline bool mca_pml_chan_request_idle_ok(const mca_pml_chan_end_t *end)
+{
+    return end->bound && !opal_using_threads() && mca_pml_chan_request_idle(end) &&
+           !(end->is_send && end->credits && MCA_PML_CHAN_MODE_READY == end->spec.req.send_mode);
+}
+
+static int mca_pml_chan_request_start_idle(mca_pml_chan_end_t *end)
+{
+    bool complete;
+    int ret = OMPI_SUCCESS;
+
+    end->nconsumed = end->nstart;
+    end->pending_report = false;
+    ++end->nstart;
+    if (end->is_send) {
+        ret = mca_pml_chan_ring_send(end);
+    } else {
+        mca_pml_chan_ring_recv_post(end);
+        (void) mca_pml_chan_ring_recv_take(end);
+    }
+    if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
+        --end->nstart;
+        return MPI_ERR_OTHER;
+    }
+    complete = mca_pml_chan_request_report(end);
+    mca_common_ompix_request_reshow(&end->super, &end->show, mca_pml_chan_request_room(end));
+    if (mca_pml_chan_request_needs_poll(end) || end->credit_owed) {
+        (void) mca_pml_chan_request_make_busy(end);
+    }
+    if (complete) {
+        ompi_request_complete(&end->super, true);
+    }
+    return OMPI_SUCCESS;
+}
+
 /* Out of line, so that the fast path of an MPI_Start saves no registers. */
 static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t count,
                                                                       ompi_request_t **requests)
@@ -275,7 +317,8 @@ static __opal_attribute_noinline__ int mca_pml_chan_request_start_all(size_t cou
         if (mca_pml_chan_request_am_ok(end) && end->path->start_now(end)) {
             continue;
         }
-        ret = mca_pml_chan_request_start_one(end);
+        ret = mca_pml_chan_request_idle_ok(end) ? mca_pml_chan_request_start_idle(end)
+                                                : mca_pml_chan_request_start_one(end);
         if (OMPI_SUCCESS != ret) {
             return mca_pml_chan_request_start_failed(requests[i], ret, count);
         }
@@ -369,3 +412,21 @@ int mca_pml_chan_request_start(size_t count, ompi_request_t **requests)
     return OMPI_SUCCESS;
 }
 
+/* The table's start_round (version 5): a layer's round of channels, each
+ * given the layer's completion callback, then started as MPI_Startall
+ * starts them (start_all: the shortcuts, start_idle, start_one).  Checked
+ * first, so that a request not ours is refused before anything is set. */
+int mca_pml_chan_request_start_round(size_t count, ompi_request_t **requests,
+                                     int (*cb)(ompi_request_t *chan), void *cb_data)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (NULL == requests[i] || mca_pml_chan_request_start != requests[i]->req_start) {
+            return MPI_ERR_REQUEST;
+        }
+    }
+    for (size_t i = 0; i < count; ++i) {
+        requests[i]->req_complete_cb_data = cb_data;
+        requests[i]->req_complete_cb = cb;
+    }
+    return 0 == count ? OMPI_SUCCESS : mca_pml_chan_request_start_all(count, requests);
+}
