@@ -18,6 +18,26 @@
 #include "pml_chan_path.h"
 #include "pml_chan_request.h"
 
+/* A start's own step, the slack checked: the message written (send: as
+ * far as the flow control allows) or the receive posted and credited,
+ * then what arrived taken; a failed write leaves nstart as it was. */
+static inline int mca_pml_chan_request_step(mca_pml_chan_end_t *end)
+{
+    int ret = OMPI_SUCCESS;
+
+    ++end->nstart;
+    if (end->is_send) {
+        ret = mca_pml_chan_ring_send(end);
+    } else {
+        mca_pml_chan_ring_recv_post(end);
+        (void) mca_pml_chan_ring_recv_take(end);
+    }
+    if (OMPI_SUCCESS != ret) {
+        --end->nstart;
+    }
+    return ret;
+}
+
 /* The general start: under the end's lock, the slack and (debug_ready)
  * the ready mode checked, the message written (send: as far as credits
  * allow) or the receive posted and credited through the end's path
@@ -43,15 +63,8 @@ static int mca_pml_chan_request_start_one(mca_pml_chan_end_t *end)
                        end->spec.req.tag, (unsigned long long) end->nstart);
         ret = MPI_ERR_OTHER;
     } else {
-        ++end->nstart;
-        if (end->is_send) {
-            ret = mca_pml_chan_ring_send(end);
-        } else {
-            mca_pml_chan_ring_recv_post(end);
-            (void) mca_pml_chan_ring_recv_take(end);
-        }
+        ret = mca_pml_chan_request_step(end);
         if (OMPI_SUCCESS != ret) {
-            --end->nstart;
             ret = MPI_ERR_OTHER;
         } else {
             complete = mca_pml_chan_request_report(end) || complete;
@@ -269,15 +282,8 @@ static int mca_pml_chan_request_start_idle(mca_pml_chan_end_t *end)
 
     end->nconsumed = end->nstart;
     end->pending_report = false;
-    ++end->nstart;
-    if (end->is_send) {
-        ret = mca_pml_chan_ring_send(end);
-    } else {
-        mca_pml_chan_ring_recv_post(end);
-        (void) mca_pml_chan_ring_recv_take(end);
-    }
+    ret = mca_pml_chan_request_step(end);
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
-        --end->nstart;
         return MPI_ERR_OTHER;
     }
     complete = mca_pml_chan_request_report(end);
