@@ -106,6 +106,26 @@ static inline void mca_common_ompix_request_arm(ompi_request_t *r,
     r->req_state = OMPI_REQUEST_ACTIVE;
 }
 
+/* _arm for a request that was not parked (its own state was INACTIVE:
+ * an idle start), without the test of a parked show: one compare and
+ * branch less in the channels' fast starts. */
+static inline void mca_common_ompix_request_arm_idle(ompi_request_t *r,
+                                                     mca_common_ompix_request_show_t *show,
+                                                     bool room)
+{
+#if OMPIX_OMPI_SERIES >= 50
+    if (room && MCA_COMMON_OMPIX_REQUEST_HELD != *show) {
+        *show = MCA_COMMON_OMPIX_REQUEST_PARKED;
+        r->req_state = OMPI_REQUEST_INACTIVE;
+        return;
+    }
+#else
+    (void) show;
+    (void) room;
+#endif
+    r->req_state = OMPI_REQUEST_ACTIVE;
+}
+
 /* After a start or a consumption changed its room: an armed request
  * parked or shown ACTIVE again (4.1: it stays ACTIVE). */
 static inline void mca_common_ompix_request_reshow(ompi_request_t *r,

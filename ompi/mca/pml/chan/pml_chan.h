@@ -112,6 +112,8 @@ void mca_pml_chan_bind_fini(void);
 
 /* pml_chan_request_start.c */
 int mca_pml_chan_request_start(size_t count, ompi_request_t **requests);
+int mca_pml_chan_request_start_round(size_t count, ompi_request_t **requests,
+                                     int (*cb)(ompi_request_t *chan), void *cb_data);
 
 /* pml_chan_request_wait.c */
 void mca_pml_chan_request_settle(ompi_request_t *request);

@@ -65,7 +65,7 @@
 #include <mpi.h>
 
 #define MCA_PML_CHAN_API_NAME "pml/chan"
-#define MCA_PML_CHAN_API_VERSION 4
+#define MCA_PML_CHAN_API_VERSION 5
 
 #define MCA_PML_CHAN_BLOB_MAX 2048
 
@@ -154,6 +154,24 @@ typedef struct mca_pml_chan_api_t {
      * between opal_progress calls. */
     int (*direction)(MPI_Request chan);
     int (*progress)(void);
+    /* Version 5: a round of channels started at once by a layer that
+     * consumes their completions itself (the extension's bundle engine,
+     * which now sets each member's callback and calls start(n, chans)).
+     * Every chans[i] must be a channel of this engine (a request whose
+     * req_start is start), else MPI_ERR_REQUEST and nothing is set or
+     * started.  Each channel's completion callback becomes cb with
+     * cb_data (Open MPI's ompi_request_complete_fn_t: it runs when the
+     * channel's message is done, during the call or later from progress,
+     * once; nonzero: the layer completed the request itself), then all
+     * are started as start(count, chans) starts them: in order (a round
+     * puts its receives first), errors reported through the failing
+     * channel's communicator and the channels after it not started.  A
+     * channel that is idle (inactive, every earlier completion consumed:
+     * what such a layer leaves) takes the batch's general start
+     * (pml_chan_request_start.c:mca_pml_chan_request_start_idle), which
+     * MPI_Startall of channels takes too. */
+    int (*start_round)(size_t count, MPI_Request *chans,
+                       int (*cb)(MPI_Request chan), void *cb_data);
 } mca_pml_chan_api_t;
 
 #endif /* MCA_PML_CHAN_API_H */

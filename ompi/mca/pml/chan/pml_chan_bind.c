@@ -468,10 +468,14 @@ static int mca_pml_chan_end_reach(mca_pml_chan_end_t *end, const mca_pml_chan_bl
  * synchronous or standard-mode sender writes ahead into the receiver's
  * slots beyond K (none on the large path: b->ring is K there) as its
  * credits allow; a standard one on a path that buffers what arrives early
- * (TAG) needs no credits and keeps K slots, as a ready one. */
+ * (TAG) needs no credits and keeps K slots, as a ready one, and so does
+ * one on a path whose sender sees the slots' words (MAPPED: slot_flow),
+ * writing message n once the receiver took message n - K. */
 static void mca_pml_chan_end_flow(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *b)
 {
-    bool none = end->standard && end->path->buffers;
+    bool none = end->standard && (end->path->buffers || end->path->slot_flow);
+
+    end->slot_flow = end->standard && end->path->slot_flow;
 
     if (!end->is_send) {
         end->credits = b->credits && !none;

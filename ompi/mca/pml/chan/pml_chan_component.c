@@ -256,6 +256,7 @@ static void mca_pml_chan_publish(void)
         mca_pml_chan_api.wait = mca_pml_chan_request_wait;
         mca_pml_chan_api.direction = mca_pml_chan_request_direction;
         mca_pml_chan_api.progress = mca_pml_chan_progress;
+        mca_pml_chan_api.start_round = mca_pml_chan_request_start_round;
     }
     mca_common_ompix_registry_publish(&mca_pml_chan_api_entry);
 }

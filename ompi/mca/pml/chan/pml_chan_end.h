@@ -8,8 +8,9 @@
  * reach it with ucp_rkey_ptr) and the peer writes:
  *   control block (both ends, MCA_PML_CHAN_CTL bytes):
  *     credits (word 0): receives started, written by the receiver into the
- *                       sender's block (synchronous and standard-mode
- *                       channels, ready ones under debug_ready),
+ *                       sender's block (synchronous channels, standard-mode
+ *                       ones on the AM and large paths, ready ones under
+ *                       debug_ready),
  *                       or by a message of the reverse channel carrying
  *                       them (pml_chan_pair.c)
  *     probe (word 8):   receiver, large path: a mark the sender's cma
@@ -18,9 +19,12 @@
  *   ring (receiver only, after its control block): R slots of slot_size
  *     bytes, each the data (bytes, rounded up to 8) then a sequence word:
  *     message n (from 0) is in slot n % R and complete when the slot's
- *     sequence word is n + 1.  R is the slack K, or 2K for the receiver of
- *     a synchronous or standard-mode channel, whose sender writes up to K
- *     messages ahead of their receives' starts (pml_chan_pair.c); there a slot's data is
+ *     sequence word is n + 1; the receiver stores 0 into the word once it
+ *     took the message (copied it out), so that a mapped standard-mode
+ *     sender sees the slot free (slot_flow).  R is the slack K, or 2K for
+ *     the receiver of a synchronous channel or a standard-mode one on the
+ *     AM path, whose sender writes up to K messages ahead of their
+ *     receives' starts (pml_chan_pair.c); there a slot's data is
  *     followed by 16 bytes where a TAG message may carry credits.  Small
  *     messages share a cache line with their sequence word.  On the TAG path (pml_chan_path_tag.c) the receiver
  *     posts its receives into the slots and their completion stores the
@@ -86,17 +90,21 @@ typedef struct mca_pml_chan_end_t {
     mca_pml_chan_spec_t spec;
     bool is_send, credits;          /* credits: the receiver reports receive starts */
     bool standard;                  /* bound from Send_init or Bsend_init (both ends):
-                                     * flow control by credits unless the path buffers,
-                                     * a send done once written (pml_chan_bind.c:
-                                     * mca_pml_chan_end_flow) */
+                                     * flow control by credits unless the path buffers
+                                     * or has slot_flow, a send done once written
+                                     * (pml_chan_bind.c:mca_pml_chan_end_flow) */
+    bool slot_flow;                 /* standard mode on the mapped path: message n is
+                                     * written once its slot's word is 0 (the receiver
+                                     * took message n - K), no credits, K slots */
     bool contiguous;
-    bool fast_send;                 /* bound mapped contiguous ready or standard send, no
-                                     * threads: mca_pml_chan_request_start_fast serves
-                                     * its starts (standard: while send_limit allows) */
+    bool fast_send;                 /* bound mapped contiguous send without credits
+                                     * (ready, or standard: slot_flow), no threads:
+                                     * mca_pml_chan_request_start_fast serves its starts
+                                     * while the slot is free (mca_pml_chan_end_slot_free) */
     bool fast_recv;                 /* mapped contiguous ring receive (not large), no
-                                     * credits or a standard channel's (one store), slack
-                                     * a power of two, no threads: start_recv, look and
-                                     * wait serve it (while bound) */
+                                     * credits, slack a power of two, no threads:
+                                     * start_recv, look and wait serve it (while bound);
+                                     * its ring has K slots (slot_mask) */
     bool am_send, am_recv;          /* the same on the AM and TAG paths (pml_chan_path_am.c:
                                      * mca_pml_chan_am_choose) */
     bool via_worker;                /* its messages or words land only as pml/chan's
@@ -141,8 +149,6 @@ typedef struct mca_pml_chan_end_t {
     uint64_t nwritten;              /* sends: data written or (PUT) its puts issued */
     uint64_t ndone;                 /* finished here (data moved), in order */
     uint64_t nconsumed;             /* completions Wait/Test reported */
-    uint64_t send_limit;            /* fast_send: messages below it may be written (the
-                                     * credits last read + ahead; ready: UINT64_MAX) */
     bool pending_report;            /* ompi_request_complete()d, not yet consumed */
     mca_common_ompix_request_show_t show;  /* how req_state shows (5.0: parked while
                                      * armed with room; common_ompix_compat_request.h) */
@@ -231,20 +237,6 @@ static inline uint64_t mca_pml_chan_end_credits(const mca_pml_chan_end_t *end)
         (volatile uint64_t *) (end->mem + MCA_PML_CHAN_CTL_CREDITS));
 }
 
-/* A fast_send end may write message n: below send_limit, or below it once
- * the credits word was read again (standard mode: n < credits + ahead,
- * receive n - K started, so the slot's previous message was taken;
- * pml_chan_bind.c:mca_pml_chan_end_flow).  A ready end's limit never
- * ends.  Credits only grow, so the cached limit errs only on the safe side. */
-static inline bool mca_pml_chan_end_room(mca_pml_chan_end_t *end, uint64_t n)
-{
-    if (OPAL_LIKELY(n < end->send_limit)) {
-        return true;
-    }
-    end->send_limit = mca_pml_chan_end_credits(end) + end->ahead;
-    return n < end->send_limit;
-}
-
 /* n rounded up to a multiple of `to` (slot layout: the data rounded to 8,
  * the slot to 64). */
 static inline size_t mca_pml_chan_round(size_t n, size_t to)
@@ -294,6 +286,35 @@ static inline char *mca_pml_chan_slot(char *ring_base, const mca_pml_chan_end_t 
     return ring_base + mca_pml_chan_slot_offset(end, n);
 }
 
+/* Sequence-word flow control (a mapped end: the receiver's slot words
+ * are mapped here): the slot `word` of message n is free once the receiver
+ * took the slot's previous message and stored 0 (mca_pml_chan_slot_taken);
+ * a word never written is 0 too.  The load is acquire: the receiver's
+ * copy out was over before it stored the 0.  A ready channel's slot is
+ * always free (its receive n started only once receive n - K's completion
+ * was reported, its message taken); a
+ * standard one's may still hold message n - K, whose receive did not
+ * start or was not looked at yet (pml_chan_bind.c:mca_pml_chan_end_flow). */
+static inline bool mca_pml_chan_word_free(volatile uint64_t *word)
+{
+    return 0 == mca_common_ompix_atomic_load_acq_64(word);
+}
+
+/* Message n's slot in the peer's ring is free (a mapped send end). */
+static inline bool mca_pml_chan_end_slot_free(const mca_pml_chan_end_t *end, uint64_t n)
+{
+    return mca_pml_chan_word_free(
+        (volatile uint64_t *) (end->peer_mem + mca_pml_chan_slot_offset(end, n) + end->seq_off));
+}
+
+/* The receiver took the message of the slot whose word this is (copied it
+ * out): the slot is free for message n + K (release: the copy out is over
+ * before a sender sees it). */
+static inline void mca_pml_chan_slot_taken(volatile uint64_t *word)
+{
+    mca_common_ompix_atomic_store_rel_64(word, 0);
+}
+
 /* The user's buffer for message n (address_base_increment). */
 static inline char *mca_pml_chan_user_buf(const mca_pml_chan_end_t *end, uint64_t n)
 {
@@ -341,23 +362,13 @@ static inline void mca_pml_chan_ring_write_to(mca_pml_chan_end_t *end, uint64_t 
     mca_common_ompix_atomic_store_rel_64((volatile uint64_t *) (slot + end->seq_off), n + 1);
 }
 
-/* The same for a fast_send end: its receiver's ring has K or 2K slots, a
- * power of two (ring_mask). */
+/* The same for a fast_send end: its receiver's ring has K slots (no
+ * credits: nobody writes ahead), a power of two (slot_mask). */
 static inline void mca_pml_chan_ring_write_contig(mca_pml_chan_end_t *end, uint64_t n)
 {
     mca_pml_chan_ring_write_to(end, n,
                                end->peer_mem + MCA_PML_CHAN_CTL +
-                                   (size_t) (n & end->ring_mask) * end->slot_size);
-}
-
-/* A fast_recv end's receive n started: a standard channel's sender learns
- * it (its credits word, one store through the mapping). */
-static inline void mca_pml_chan_end_credit_now(mca_pml_chan_end_t *end, uint64_t n)
-{
-    if (OPAL_UNLIKELY(end->credits)) {
-        mca_common_ompix_atomic_store_rel_64(
-            (volatile uint64_t *) (end->peer_mem + MCA_PML_CHAN_CTL_CREDITS), n + 1);
-    }
+                                   (size_t) (n & end->slot_mask) * end->slot_size);
 }
 
 END_C_DECLS

@@ -95,6 +95,11 @@ struct mca_pml_chan_path_t {
      * message uses: a standard-mode send needs no credits on this path
      * (pml_chan_bind.c:mca_pml_chan_end_flow). */
     bool buffers;
+    /* The sender sees the receiver's slot words (mapped): a standard-mode
+     * send writes message n once its slot's word is 0, the receiver having
+     * taken message n - K (pml_chan_end.h:mca_pml_chan_end_slot_free): no
+     * credits, K slots. */
+    bool slot_flow;
 };
 
 extern const mca_pml_chan_path_t mca_pml_chan_path_mapped;

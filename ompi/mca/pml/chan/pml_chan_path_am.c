@@ -238,4 +238,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_am = {
     .release = NULL,
     .carries = true,
     .buffers = false,
+    .slot_flow = false,
 };

@@ -360,4 +360,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_large = {
     .release = mca_pml_chan_large_release,
     .carries = false,
     .buffers = false,
+    .slot_flow = false,
 };

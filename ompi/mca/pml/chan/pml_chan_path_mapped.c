@@ -5,7 +5,10 @@
  * (ucp_rkey_ptr: same node, UCX memory a shared-memory transport maps).
  * The sender copies (or packs) message n into its slot and release-stores
  * n + 1 into the slot's word; credits and "gone" are release stores into
- * the peer's control block.  No UCX call: a message is done when it is
+ * the peer's control block.  A standard-mode channel's flow control is the
+ * slot's word itself (slot_flow): the receiver stores 0 into it once it
+ * took the message, and the sender writes only into a slot whose word is
+ * 0.  No UCX call: a message is done when it is
  * written, and the receiver's load of the word sees the data.
  *
  * The hot path of shared-memory channels does not come here: a ready or
@@ -23,11 +26,11 @@
 static int mca_pml_chan_mapped_connect(mca_pml_chan_end_t *end, const mca_pml_chan_blob_t *peer,
                                        const char *keys)
 {
-    /* Credits: none (ready), or a standard channel's, which the shortcuts
-     * handle (a send's send_limit, a receive's one store), not a
-     * synchronous one's (done only once its receive started) nor
+    /* No credits: a ready channel, or a standard one, whose flow control
+     * is the slot's word (slot_flow: the fast start's one load), not a
+     * synchronous one (done only once its receive started) nor
      * pml_chan_debug_ready's check. */
-    bool ok = mca_pml_chan_end_shortcut_ok(end) && (!end->credits || end->standard);
+    bool ok = mca_pml_chan_end_shortcut_ok(end) && !end->credits;
 
     (void) peer;
     (void) keys;
@@ -35,7 +38,6 @@ static int mca_pml_chan_mapped_connect(mca_pml_chan_end_t *end, const mca_pml_ch
      * fast_recv set: its users check bound too. */
     end->fast_send = ok && end->is_send;
     end->fast_recv = ok && !end->is_send;
-    end->send_limit = end->credits ? 0 : UINT64_MAX;
     end->via_worker = end->uses_worker = false;
     return OMPI_SUCCESS;
 }
@@ -77,4 +79,5 @@ const mca_pml_chan_path_t mca_pml_chan_path_mapped = {
     .release = NULL,
     .carries = false,
     .buffers = false,
+    .slot_flow = true,
 };

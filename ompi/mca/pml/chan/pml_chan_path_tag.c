@@ -237,6 +237,7 @@ const mca_pml_chan_path_t mca_pml_chan_path_tag = {
     .release = mca_pml_chan_tag_release,
     .carries = true,
     .buffers = true,
+    .slot_flow = false,
 };
 
 /* Connect, when the receiver did not take the large path: the TAG path

@@ -57,6 +57,11 @@ bool mca_pml_chan_request_report(mca_pml_chan_end_t *end)
     return end->pending_report;
 }
 
+bool mca_pml_chan_request_own(const mca_pml_chan_end_t *end)
+{
+    return mca_common_ompix_request_own(&end->super, mca_pml_chan_request_start);
+}
+
 int mca_pml_chan_request_outstanding(mca_pml_chan_end_t *end)
 {
     bool complete;

@@ -26,14 +26,22 @@ mca_pml_chan_request_make_busy(mca_pml_chan_end_t *end);
 __opal_attribute_visibility__("hidden") int
 mca_pml_chan_request_fast_complete(ompi_request_t *r);
 
-/* Whether another start is legal now (an armed request shows it on 5.0:
- * common_ompix_compat_request.h).  Not while another layer holds the
- * request (a persistent continuation, a bundle: _request_own): its rules
- * decide. */
+/* Whether only the channel's own rules apply (5.0:
+ * common_ompix_compat_request.h:mca_common_ompix_request_own).  Out of
+ * line: its test of a layer reads a thread-local, in a dlopened component
+ * a call to the TLS resolver, which cost the fast start inlining it a
+ * stack frame on every start. */
+__opal_attribute_visibility__("hidden") bool
+mca_pml_chan_request_own(const mca_pml_chan_end_t *end);
+
+/* Whether another start is legal now, where an armed request shows it
+ * (5.0: common_ompix_compat_request.h; 4.1: a constant false).  Not while
+ * another layer holds the request (a persistent continuation, a bundle:
+ * _request_own): its rules decide. */
 static inline bool mca_pml_chan_request_room(const mca_pml_chan_end_t *end)
 {
-    return end->nstart - end->nconsumed < end->slack &&
-           mca_common_ompix_request_own(&end->super, mca_pml_chan_request_start);
+    return MCA_COMMON_OMPIX_REQUEST_PARKS && end->nstart - end->nconsumed < end->slack &&
+           mca_pml_chan_request_own(end);
 }
 
 /* The request's own state (parked is armed). */
@@ -63,7 +71,7 @@ static inline bool mca_pml_chan_request_fast_done(mca_pml_chan_end_t *end, uint6
     end->nconsumed = n;
     end->nstart = end->nwritten = end->ndone = n + 1;
     end->pending_report = true;
-    mca_common_ompix_request_arm(r, &end->show, mca_pml_chan_request_room(end));
+    mca_common_ompix_request_arm_idle(r, &end->show, mca_pml_chan_request_room(end));
     return OPAL_UNLIKELY(NULL != r->req_complete_cb || REQUEST_COMPLETED != r->req_complete);
 }
 

@@ -28,13 +28,16 @@
 #define MCA_PML_CHAN_SPINS_PER_PROGRESS (4 * MCA_PML_CHAN_POLLS_PER_PROGRESS)
 #endif
 
-/* Message n is in its slot (k = n % K: the user's buffer's index; the
- * slot's is n % R, R = K or 2K slots, pml_chan_end.h): the copy of ring_recv_poll, and
- * the request, armed, complete: report()'s outcome. */
+/* Message n is in its slot (k = n % K: the user's buffer's index and, on
+ * a fast_recv or am_recv end, whose ring has K slots, the slot's;
+ * pml_chan_end.h): the copy of ring_recv_poll, the word zeroed (the slot
+ * free: slot_flow), and the request, armed, complete: report()'s
+ * outcome. */
 static inline void mca_pml_chan_request_take(mca_pml_chan_end_t *end, uint64_t n, uint64_t k,
-                                             const char *slot)
+                                             char *slot)
 {
     mca_pml_chan_copy(end->buf + (ptrdiff_t) k * end->incr_bytes, slot, end->bytes);
+    mca_pml_chan_slot_taken((volatile uint64_t *) (slot + end->seq_off));
     end->ndone = n + 1;
     end->pending_report = true;
 }
@@ -54,9 +57,9 @@ static inline void mca_pml_chan_request_present(ompi_request_t *request)
         return;
     }
     /* A stream's usual case (no threads): the next start is done already
-     * (a fast_send end's always is), so report()'s outcome is the request
-     * armed again for it, still REQUEST_COMPLETED, and no completion to
-     * signal when no callback is set. */
+     * (a fast_send end's is, unless its slot was not free), so report()'s
+     * outcome is the request armed again for it, still REQUEST_COMPLETED,
+     * and no completion to signal when no callback is set. */
     if ((end->fast_send || end->fast_recv) && end->bound && end->pending_report &&
         OMPI_REQUEST_INACTIVE == request->req_state && end->nconsumed + 1 < end->ndone &&
         REQUEST_COMPLETED == request->req_complete && NULL == request->req_complete_cb) {
@@ -127,7 +130,7 @@ static inline int mca_pml_chan_request_recv_fast(mca_pml_chan_end_t *end)
         return -1;
     }
     k = n & end->slot_mask;
-    slot = end->mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
+    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     if (mca_common_ompix_atomic_load_acq_64((volatile uint64_t *) (slot + end->seq_off)) !=
         n + 1) {
         return 0;
@@ -203,7 +206,7 @@ int mca_pml_chan_request_test(ompi_request_t *request)
 static inline bool mca_pml_chan_request_spin(mca_pml_chan_end_t *end)
 {
     uint64_t n = end->ndone, k = n & end->slot_mask;
-    char *slot = end->mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
+    char *slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     volatile uint64_t *word = (volatile uint64_t *) (slot + end->seq_off);
 
     for (unsigned int spins = 0; mca_common_ompix_atomic_load_acq_64(word) != n + 1;) {
@@ -291,8 +294,8 @@ static __opal_attribute_noinline__ void mca_pml_chan_request_wait_loop(mca_pml_c
  * it (nothing else changes the end or the request meanwhile: no threads,
  * and a callback or a sync object can only appear through a call of this
  * process), so that the instructions between the word and the return are
- * the copy and three stores; no call but tail calls, no stack frame.
- * Every other case is wait_loop's. */
+ * the copy and four stores (one zeroes the word: slot_flow); no call but
+ * tail calls, no stack frame.  Every other case is wait_loop's. */
 void mca_pml_chan_request_wait(ompi_request_t *request)
 {
     mca_pml_chan_end_t *end = (mca_pml_chan_end_t *) request;
@@ -312,7 +315,7 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
     }
     n = end->ndone;
     k = n & end->slot_mask;
-    slot = end->mem + MCA_PML_CHAN_CTL + (n & end->ring_mask) * end->slot_size;
+    slot = end->mem + MCA_PML_CHAN_CTL + k * end->slot_size;
     word = (volatile uint64_t *) (slot + end->seq_off);
     dst = end->buf + (ptrdiff_t) k * end->incr_bytes;
     for (unsigned int spins = 0; mca_common_ompix_atomic_load_acq_64(word) != n + 1;) {
@@ -322,6 +325,7 @@ void mca_pml_chan_request_wait(ompi_request_t *request)
         }
     }
     (void) mca_pml_chan_copy_small(dst, slot, end->bytes);
+    mca_pml_chan_slot_taken(word);
     end->ndone = n + 1;
     end->pending_report = true;
     r->req_complete = REQUEST_COMPLETED;

@@ -96,15 +96,21 @@ void mca_pml_chan_ring_retire_sent(mca_pml_chan_end_t *end)
  * message n once credits + ahead > n (receive n - ahead started, so its
  * slot's previous message was taken: ahead is 0, or K when the receiver's
  * ring has 2K slots); synchronous: done once its receive started
- * (credits > n), standard: done once written.  OMPI_SUCCESS or the error
+ * (credits > n), standard: done once written.  A mapped standard-mode
+ * end (slot_flow): message n once its slot's word says message n - K was
+ * taken.  OMPI_SUCCESS or the error
  * of a failed write. */
 int mca_pml_chan_ring_send(mca_pml_chan_end_t *end)
 {
     while (end->nwritten < end->nstart) {
         int ret;
-        if (end->credits && end->nwritten >= end->ahead &&
-            !mca_pml_chan_ring_credit_ok(end, end->nwritten - end->ahead)) {
-            break;
+        if (end->credits) {
+            if (end->nwritten >= end->ahead &&
+                !mca_pml_chan_ring_credit_ok(end, end->nwritten - end->ahead)) {
+                break;
+            }
+        } else if (end->slot_flow && !mca_pml_chan_end_slot_free(end, end->nwritten)) {
+            break;                      /* message n - K not taken yet */
         }
         ret = end->path->write(end, end->nwritten);
         if (OMPI_SUCCESS != ret) {
@@ -207,7 +213,9 @@ char *mca_pml_chan_ring_arrived(mca_pml_chan_end_t *end)
 }
 
 /* The ring's receive (mapped, AM, TAG: poll_recv): each message arrived
- * copied (or unpacked) out of its slot, in order. */
+ * copied (or unpacked) out of its slot, in order, and its word zeroed (a
+ * mapped sender's slot_flow; harmless elsewhere: the slot's next message
+ * stores its own word). */
 bool mca_pml_chan_ring_take(mca_pml_chan_end_t *end)
 {
     uint64_t before = end->ndone;
@@ -219,6 +227,7 @@ bool mca_pml_chan_ring_take(mca_pml_chan_end_t *end)
         } else {
             mca_pml_chan_ring_unpack(end, end->ndone, slot);
         }
+        mca_pml_chan_slot_taken((volatile uint64_t *) (slot + end->seq_off));
         ++end->ndone;
     }
     return end->ndone != before;
