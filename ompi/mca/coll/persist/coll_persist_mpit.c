@@ -8,34 +8,24 @@
  * plan already counts them (its generation).  Nothing is counted per
  * communicator on the critical path: a read sums the starts of the
  * communicator's requests handed out and not yet freed, plus what its
- * freed ones left in its watch record.  A record exists while a handle is
- * bound to the communicator (MPI_T reports a counter relative to the
- * handle's creation, so counting from the first handle misses nothing);
- * it is found by the communicator's address and outlives the communicator
- * if a handle does, so a late read (erroneous) neither crashes nor runs
- * backwards.
+ * freed ones left in its watch record (common_ompix_mpit.h: made by the
+ * first handle bound to the communicator, gone with the last).
  */
 #include "ompi_config.h"
-
-#include <stdlib.h>
 
 #include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
 #include "ompi/mca/common/ompix/common_ompix_mpit.h"
 
 #include "coll_persist.h"
 
-/* One communicator observed through MPI_T. */
-typedef struct mca_coll_persist_mpit_watch_t {
-    struct mca_coll_persist_mpit_watch_t *next;
-    const void *comm;
-    int handles;
-    unsigned long long freed[MCA_COLL_PERSIST_ALGS];
-} mca_coll_persist_mpit_watch_t;
-
 static opal_mutex_t mca_coll_persist_mpit_lock = OPAL_MUTEX_STATIC_INIT;
 static opal_list_t mca_coll_persist_mpit_live;
 static bool mca_coll_persist_mpit_ready = false;
-static mca_coll_persist_mpit_watch_t *mca_coll_persist_mpit_watches;
+/* The watch records (common_ompix_mpit.h): starts of freed requests per
+ * algorithm. */
+static mca_common_ompix_pvar_watches_t mca_coll_persist_mpit_watches = {
+    .lock = &mca_coll_persist_mpit_lock, .ncounts = MCA_COLL_PERSIST_ALGS,
+};
 
 static const char *const mca_coll_persist_mpit_names[MCA_COLL_PERSIST_ALGS] = {
     "other", "barrier_shm", "barrier_dissemination", "bcast_shm", "bcast_binomial",
@@ -47,17 +37,6 @@ static const char *const mca_coll_persist_mpit_names[MCA_COLL_PERSIST_ALGS] = {
 static uint64_t mca_coll_persist_mpit_starts(const mca_coll_persist_request_t *req)
 {
     return NULL != req->shm ? mca_coll_persist_shm_starts(req->shm) : req->starts;
-}
-
-/* The watch record of comm, or NULL; under the lock. */
-static mca_coll_persist_mpit_watch_t *mca_coll_persist_mpit_find(const void *comm)
-{
-    mca_coll_persist_mpit_watch_t *w = mca_coll_persist_mpit_watches;
-
-    while (NULL != w && w->comm != comm) {
-        w = w->next;
-    }
-    return w;
 }
 
 void mca_coll_persist_mpit_track(mca_coll_persist_request_t *req)
@@ -74,82 +53,39 @@ void mca_coll_persist_mpit_track(mca_coll_persist_request_t *req)
 /* Freed (or abandoned before it was handed out: not listed). */
 void mca_coll_persist_mpit_untrack(mca_coll_persist_request_t *req)
 {
-    mca_coll_persist_mpit_watch_t *w;
+    unsigned long long *freed;
 
     OPAL_THREAD_LOCK(&mca_coll_persist_mpit_lock);
     if (mca_coll_persist_mpit_ready && NULL != req->mpit_item.opal_list_next) {
         opal_list_remove_item(&mca_coll_persist_mpit_live, &req->mpit_item);
-        w = mca_coll_persist_mpit_find(req->comm);
-        if (NULL != w) {
-            w->freed[req->algorithm] += mca_coll_persist_mpit_starts(req);
+        freed = mca_common_ompix_pvar_watch_counts(&mca_coll_persist_mpit_watches, req->comm);
+        if (NULL != freed) {
+            freed[req->algorithm] += mca_coll_persist_mpit_starts(req);
         }
     }
     OPAL_THREAD_UNLOCK(&mca_coll_persist_mpit_lock);
 }
 
-/* A handle bound to comm (obj: the communicator, as Open MPI passes it):
- * one value; the first makes comm's record. */
-static int mca_coll_persist_mpit_bind(const void *comm)
-{
-    mca_coll_persist_mpit_watch_t *w = mca_coll_persist_mpit_find(comm);
-
-    if (NULL == w) {
-        w = calloc(1, sizeof(*w));
-        if (NULL == w) {
-            return OPAL_ERR_OUT_OF_RESOURCE;    /* no handle: it could run backwards */
-        }
-        w->comm = comm;
-        w->next = mca_coll_persist_mpit_watches;
-        mca_coll_persist_mpit_watches = w;
-    }
-    w->handles++;
-    return OPAL_SUCCESS;
-}
-
-/* The last handle on comm freed: its record goes. */
-static void mca_coll_persist_mpit_unbind(const void *comm)
-{
-    mca_coll_persist_mpit_watch_t **pp = &mca_coll_persist_mpit_watches, *w;
-
-    while (NULL != *pp && (*pp)->comm != comm) {
-        pp = &(*pp)->next;
-    }
-    w = *pp;
-    if (NULL != w && 0 == --w->handles) {
-        *pp = w->next;
-        free(w);
-    }
-}
-
+/* obj: the communicator, as Open MPI passes it. */
 static int mca_coll_persist_mpit_notify(struct mca_base_pvar_t *pvar,
                                         mca_base_pvar_event_t event, void *obj, int *count)
 {
-    int rc = OPAL_SUCCESS;
-
     (void) pvar;
-    OPAL_THREAD_LOCK(&mca_coll_persist_mpit_lock);
-    if (MCA_BASE_PVAR_HANDLE_BIND == event) {
-        *count = 1;
-        rc = mca_coll_persist_mpit_bind(obj);
-    } else if (MCA_BASE_PVAR_HANDLE_UNBIND == event) {
-        mca_coll_persist_mpit_unbind(obj);
-    }
-    OPAL_THREAD_UNLOCK(&mca_coll_persist_mpit_lock);
-    return rc;
+    return mca_common_ompix_pvar_watch_notify(&mca_coll_persist_mpit_watches, event, obj, count);
 }
 
 /* The starts on communicator obj of the algorithm in pvar->ctx. */
 static int mca_coll_persist_mpit_read(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
     mca_coll_persist_alg_t alg = (mca_coll_persist_alg_t) (intptr_t) pvar->ctx;
-    const mca_coll_persist_mpit_watch_t *w;
+    const unsigned long long *freed;
     unsigned long long v = 0;
     opal_list_item_t *item;
 
     OPAL_THREAD_LOCK(&mca_coll_persist_mpit_lock);
-    w = mca_coll_persist_mpit_find(obj);
-    if (NULL != w) {
-        v = w->freed[alg];
+    freed = mca_common_ompix_pvar_watch_counts(&mca_coll_persist_mpit_watches, obj);
+    if (NULL != freed) {
+        v = freed[alg];
     }
     if (mca_coll_persist_mpit_ready) {
         OPAL_LIST_FOREACH(item, &mca_coll_persist_mpit_live, opal_list_item_t) {

@@ -17,6 +17,8 @@
 
 #include "opal/mca/base/mca_base_pvar.h"
 
+#include "ompi/mca/common/ompix/common_ompix_compat_threads.h"
+
 BEGIN_C_DECLS
 
 typedef struct mca_common_ompix_pvar_t {
@@ -44,6 +46,44 @@ static inline int mca_common_ompix_pvar_set(void *value, unsigned long long v)
     *(unsigned long long *) value = v;
     return OPAL_SUCCESS;
 }
+
+/* Counters bound to an object (a communicator) are read as the sum of the
+ * object's live things (walked at read time) and of what its gone ones left
+ * in a watch record.  A record exists while a handle is bound to its
+ * object: MPI_T reports a counter relative to the handle's creation, so
+ * counting from the first handle misses nothing, and nothing is kept for
+ * objects nobody watches.  Records are found by the object's address only
+ * (never followed); the last handle's free removes the record, so a later
+ * object at the same address starts from nothing.  A record outlives its
+ * object if a handle does, so a late read (erroneous) neither crashes nor
+ * runs backwards. */
+typedef struct mca_common_ompix_pvar_watch_t {
+    struct mca_common_ompix_pvar_watch_t *next;
+    const void *obj;
+    int handles;
+    unsigned long long counts[];    /* the set's ncounts */
+} mca_common_ompix_pvar_watch_t;
+
+/* A component's records, under *lock (the component's: it guards the live
+ * things too), each with ncounts counts. */
+typedef struct mca_common_ompix_pvar_watches_t {
+    opal_mutex_t *lock;
+    int ncounts;
+    mca_common_ompix_pvar_watch_t *head;
+} mca_common_ompix_pvar_watches_t;
+
+/* The notify callback's work, under set->lock: a handle bound to obj makes
+ * or joins obj's record (one value; OPAL_ERR_OUT_OF_RESOURCE refuses the
+ * handle, which could otherwise run backwards), the last one unbound
+ * removes it. */
+OMPI_DECLSPEC int mca_common_ompix_pvar_watch_notify(mca_common_ompix_pvar_watches_t *set,
+                                                     mca_base_pvar_event_t event,
+                                                     const void *obj, int *count);
+
+/* The counts of obj's record, or NULL when no handle watches obj; the
+ * caller holds set->lock. */
+OMPI_DECLSPEC unsigned long long *
+mca_common_ompix_pvar_watch_counts(const mca_common_ompix_pvar_watches_t *set, const void *obj);
 
 END_C_DECLS
 
