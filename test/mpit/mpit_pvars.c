@@ -5,7 +5,8 @@
  * variables"): every one is found by enumeration (MPI_T_pvar_get_num,
  * MPI_T_pvar_get_info) as a read-only continuous counter of unsigned long
  * long with the binding it is documented with; handles bound to a window
- * (osc/rdma2), to a communicator (coll/persist) or unbound (pml/chan)
+ * (osc/rdma2), to a communicator (coll/persist; pml/chan's comm_ ones,
+ * test/mpit/mpit_chan_comm.c) or unbound (pml/chan)
  * count exactly the work done between two reads: 100 puts to the right neighbour are +100 on the
  * path the window takes to it (mapped over shared memory, CMA or UCX over
  * TCP, mapped to oneself) and +800 bytes, gets and accumulates likewise,
@@ -61,6 +62,10 @@ static const expected_pvar_t expected[] = {
     {"pml_chan_bytes_tag", MPI_T_BIND_NO_OBJECT},
     {"pml_chan_starts_am", MPI_T_BIND_NO_OBJECT},
     {"pml_chan_starts_large", MPI_T_BIND_NO_OBJECT},
+    {"pml_chan_comm_channels_mapped", MPI_T_BIND_MPI_COMM},
+    {"pml_chan_comm_starts_mapped", MPI_T_BIND_MPI_COMM},
+    {"pml_chan_comm_bytes_tag", MPI_T_BIND_MPI_COMM},
+    {"pml_chan_comm_starts_large", MPI_T_BIND_MPI_COMM},
 #endif
 };
 #define NEXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))
